@@ -1,0 +1,131 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Address Space Isolation for Linux 6.12: build, boot and test.
+#
+#   make run       build everything and boot the ASI kernel to a shell
+#   make test      build everything and run every test
+#   make help      list all targets
+#
+# Everything is built below build/ (ignored by git): the kernel tree in
+# build/linux (a git repo: pristine Debian source + our series), kernel
+# objects in build/obj, userspace in build/user, logs in build/logs.
+
+SHELL := /bin/bash
+TOP := $(CURDIR)
+BUILD := $(TOP)/build
+TREE := $(BUILD)/linux
+KOBJ := $(BUILD)/obj
+UBUILD := $(BUILD)/user
+LOGS := $(BUILD)/logs
+RESULTS := $(BUILD)/results
+BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
+INITRD := $(BUILD)/initramfs.cpio.gz
+# Debian's python3 carries the apt-installed pytest and pexpect.
+PYTHON := /usr/bin/python3
+JOBS ?= $(shell nproc)
+
+# Extra kernel arguments for "make run"; asi=on unless overridden.
+CMDLINE ?= asi=on
+
+KMAKE := $(MAKE) -C $(TREE) O=$(KOBJ) ARCH=x86_64 CC="ccache gcc" \
+	 HOSTCC="ccache gcc" LOCALVERSION= -j$(JOBS)
+CONFIG_FRAGMENTS := $(sort $(wildcard $(TOP)/kernel/config/*.config))
+
+GUEST_PROGS := $(UBUILD)/kvm-exits
+ASICTL := $(if $(wildcard asictl/Makefile),$(UBUILD)/asictl)
+
+.PHONY: all help deps kernel-tree kernel kernel-config kernel-export \
+	kernel-reset kernel-status series-check guest-progs asictl initramfs \
+	run test test-unit test-kunit test-system clean distclean
+
+all: kernel initramfs
+
+help:
+	@echo "Setup and run:"
+	@echo "  deps           install the Debian packages everything needs (apt)"
+	@echo "  run            build all, boot the ASI kernel to a shell (CMDLINE='$(CMDLINE)')"
+	@echo "Build:"
+	@echo "  kernel-tree    extract linux-source-6.12 to build/linux and apply kernel/patches"
+	@echo "  kernel         configure and build build/obj/arch/x86/boot/bzImage"
+	@echo "  asictl         build the asictl CLI"
+	@echo "  initramfs      build build/initramfs.cpio.gz with busybox and our programs"
+	@echo "Tests:"
+	@echo "  test           all of: test-unit test-kunit test-system"
+	@echo "  test-unit      cmocka tests of our userspace C code"
+	@echo "  test-kunit     boot once per asi=on/off with our KUnit suites, parse KTAP"
+	@echo "  test-system    pytest suite driving the guest over its serial console"
+	@echo "Kernel patch workflow (see kernel/README.md):"
+	@echo "  kernel-export  regenerate kernel/patches from the commits in build/linux"
+	@echo "  kernel-reset   drop local work in build/linux, re-apply kernel/patches"
+	@echo "  kernel-status  what build/linux holds"
+	@echo "  series-check   checkpatch every patch of the series"
+	@echo "Cleaning:"
+	@echo "  clean          remove build outputs, keep the kernel tree and ccache"
+	@echo "  distclean      remove build/ entirely"
+
+deps:
+	@scripts/deps.sh
+
+kernel-tree: deps
+	@scripts/kernel-tree.sh sync
+
+kernel-config: kernel-tree
+	@scripts/kernel-config.sh $(TREE) $(KOBJ) $(CONFIG_FRAGMENTS)
+
+kernel: kernel-config
+	+$(KMAKE) bzImage
+	@echo "kernel: $(BZIMAGE) ($$(cat $(KOBJ)/include/config/kernel.release))"
+
+kernel-export:
+	@scripts/kernel-tree.sh export
+
+kernel-reset:
+	@scripts/kernel-tree.sh reset
+
+kernel-status:
+	@scripts/kernel-tree.sh status
+
+series-check: kernel-tree
+	@scripts/series-check.sh $(TREE)
+
+$(UBUILD)/kvm-exits: tests/kvm/kvm-exits.c tests/kvm/exitloop.c tests/kvm/exitloop.h
+	@mkdir -p $(UBUILD)
+	$(MAKE) -C tests/kvm O=$(UBUILD)
+
+guest-progs: deps $(GUEST_PROGS)
+
+asictl: deps
+	$(if $(ASICTL),$(MAKE) -C asictl O=$(UBUILD),@echo "asictl: not in this tree yet")
+
+initramfs: guest-progs asictl
+	@mkdir -p $(BUILD)
+	vm/mkinitramfs.sh $(INITRD) $(GUEST_PROGS) $(ASICTL)
+
+run: kernel initramfs
+	vm/run-qemu.sh -m shell -a "$(CMDLINE)" -l $(LOGS)/run-console.log
+
+test: deps
+	@rm -rf $(RESULTS)
+	@rc=0; \
+	$(MAKE) --no-print-directory test-unit || rc=1; \
+	$(MAKE) --no-print-directory test-kunit || rc=1; \
+	$(MAKE) --no-print-directory test-system || rc=1; \
+	scripts/test-summary.sh $(RESULTS) || rc=1; \
+	exit $$rc
+
+test-unit: deps
+	@scripts/run-unit-tests.sh $(UBUILD)/unit $(RESULTS)
+
+test-kunit: kernel initramfs
+	@scripts/run-kunit.sh $(TREE) $(LOGS) $(RESULTS)
+
+test-system: kernel initramfs
+	@mkdir -p $(LOGS) $(RESULTS)
+	cd tests/system && ASI_BUILD=$(BUILD) $(PYTHON) -m pytest -ra \
+		--junitxml=$(RESULTS)/system.xml
+
+clean:
+	rm -rf $(KOBJ) $(UBUILD) $(LOGS) $(RESULTS) $(INITRD)
+
+distclean:
+	rm -rf $(BUILD)

@@ -1,0 +1,34 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Install the Debian packages the build and the tests need. Idempotent: apt
+# runs only when something is missing.
+set -euo pipefail
+
+pkgs=(
+	# kernel tree and build
+	linux-source-6.12 build-essential flex bison bc libelf-dev libssl-dev
+	cpio dwarves ccache xz-utils git rsync perl python3
+	# VM
+	qemu-system-x86 busybox-static
+	# userspace: asictl, unit tests
+	libmnl-dev libcmocka-dev pkg-config
+	# system tests
+	python3-pytest python3-pexpect
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	[ "$st" = installed ] || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+	exit 0
+fi
+
+echo "deps: installing ${missing[*]}" >&2
+sudo=
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

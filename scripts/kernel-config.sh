@@ -1,0 +1,31 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Generate OBJ/.config = tinyconfig + our fragments, then check that every
+# option the fragments ask for survived olddefconfig. Regenerated only when
+# a fragment or the tree's Kconfig files changed, so that a warm build does
+# not redo it.
+#
+#   kernel-config.sh TREE OBJ FRAGMENT...
+set -euo pipefail
+
+tree=$1 obj=$2; shift 2
+here=$(cd "$(dirname "$0")" && pwd)
+stamp=$obj/.asi-config-stamp
+
+hash=$( {
+	cat "$@"
+	git -C "$tree" rev-parse HEAD
+	git -C "$tree" diff HEAD -- '*Kconfig*'
+} | sha256sum | cut -d' ' -f1)
+
+if [ -f "$obj/.config" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$hash" ]; then
+	exit 0
+fi
+
+mkdir -p "$obj"
+echo "kernel-config: tinyconfig + ${*##*/}" >&2
+make -s -C "$tree" O="$obj" ARCH=x86_64 tinyconfig >/dev/null
+"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >/dev/null
+make -s -C "$tree" O="$obj" ARCH=x86_64 olddefconfig
+"$here/check-config.sh" "$obj/.config" "$@"
+echo "$hash" >"$stamp"

@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot the kernel once per ASI setting with KUnit enabled (the suites run
+# during boot, then /init powers off), parse the KTAP output with the tree's
+# own tools/testing/kunit/kunit.py and fail on any failure, crash or splat.
+#
+#   run-kunit.sh TREE LOGDIR RESULTS
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+tree=$1 logs=$2 results=$3
+mkdir -p "$logs" "$results"
+patterns=$top/tests/splat-patterns.txt
+timeout=${KUNIT_TIMEOUT:-600}
+
+pass=0 fail=0 skip=0 rc=0
+for asi in on off; do
+	log=$logs/kunit-asi-$asi.log
+	parsed=$logs/kunit-asi-$asi.parsed
+	echo "== kunit: booting with asi=$asi (console log: $log)"
+	rm -f "$log"
+	start=$(date +%s)
+	timeout "$timeout" "$top/vm/run-qemu.sh" -m kunit -a "asi=$asi" -l "$log" \
+		</dev/null >/dev/null 2>"$logs/kunit-asi-$asi.qemu.err"
+	qrc=$?
+	echo "kunit: asi=$asi boot and run took $(( $(date +%s) - start )) s"
+
+	python3 "$tree/tools/testing/kunit/kunit.py" parse "$log" >"$parsed" 2>&1
+	krc=$?
+	cat "$parsed"
+	counts=$(grep -o 'Ran [0-9]* tests:.*' "$parsed" | tail -n1)
+	p=$(sed -n 's/.*passed: \([0-9]*\).*/\1/p' <<<"$counts")
+	f=$(sed -n 's/.*failed: \([0-9]*\).*/\1/p' <<<"$counts")
+	c=$(sed -n 's/.*crashed: \([0-9]*\).*/\1/p' <<<"$counts")
+	s=$(sed -n 's/.*skipped: \([0-9]*\).*/\1/p' <<<"$counts")
+	e=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' <<<"$counts")
+	p=${p:-0} f=$(( ${f:-0} + ${c:-0} + ${e:-0} )) s=${s:-0}
+
+	bad=
+	if [ $qrc -eq 124 ]; then
+		bad="timed out after $timeout s"
+	elif ! grep -q 'asitest: kunit finished' "$log"; then
+		bad="the guest did not reach /init after the suites (crash or panic?)"
+	elif grep -a -n -E -f "$patterns" "$log" >"$logs/kunit-asi-$asi.splats"; then
+		bad="kernel splat in the console log: $(head -n1 "$logs/kunit-asi-$asi.splats")"
+	elif [ $krc -ne 0 ]; then
+		bad="kunit.py parse reported failures"
+	elif [ $((p + s)) -eq 0 ]; then
+		bad="no KUnit test ran"
+	fi
+	if [ -n "$bad" ]; then
+		echo "kunit: asi=$asi: FAIL: $bad"
+		echo "---- last 40 console lines ----"
+		tail -n 40 "$log"
+		echo "-------------------------------"
+		[ $f -gt 0 ] || f=1
+		rc=1
+	fi
+	echo "kunit: asi=$asi: $p passed, $f failed, $s skipped"
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+done
+echo "kunit $pass $fail $skip" >"$results/kunit.res"
+exit $rc

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Pure logic of kvm-exits, kept apart from the KVM ioctls so that the unit
+ * tests can exercise it without /dev/kvm: option parsing, the guest code for
+ * each loop and the accounting of exits seen by userspace.
+ */
+#ifndef EXITLOOP_H
+#define EXITLOOP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct kvm_run;
+
+enum exit_loop {
+	LOOP_IO,	/* N "out" instructions, then HLT */
+	LOOP_HLT,	/* HLT only */
+};
+
+struct exit_opts {
+	enum exit_loop loop;
+	uint32_t iterations;
+	uint16_t port;
+};
+
+struct exit_counts {
+	uint64_t io;
+	uint64_t hlt;
+	uint64_t mmio;
+	uint64_t other;
+	uint64_t bad_io;	/* I/O exits that do not match the loop */
+};
+
+/* Where the guest code is placed and started (real mode, CS = 0). */
+#define GUEST_CODE_GPA	0x1000u
+#define GUEST_MEM_SIZE	0x10000u
+
+/*
+ * Parse argv. Returns 0 on success, 1 when help was printed, -1 on a bad
+ * argument (message written to err).
+ */
+int exit_opts_parse(struct exit_opts *opts, int argc, char **argv,
+		    FILE *out, FILE *err);
+
+const char *exit_loop_name(enum exit_loop loop);
+
+/* Emit the guest code for opts into buf; returns its length or -1. */
+int guest_code(const struct exit_opts *opts, uint8_t *buf, size_t size);
+
+/*
+ * Account one KVM_RUN return. Returns 1 when the guest is done (HLT),
+ * 0 to run again, -1 on an exit the loop does not expect.
+ */
+int exit_counts_add(struct exit_counts *c, const struct exit_opts *opts,
+		    const struct kvm_run *run);
+
+/* Exits the loop should produce; compared against the counts at the end. */
+int exit_counts_check(const struct exit_counts *c,
+		      const struct exit_opts *opts, FILE *err);
+
+void exit_counts_print(const struct exit_counts *c,
+		       const struct exit_opts *opts, double seconds, FILE *out);
+
+#endif

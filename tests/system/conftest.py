@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+"""pytest fixtures: one booted guest per configuration, shared by tests.
+
+Set ASI_BUILD to the build directory (the Makefile does). Every test fails if
+the guest's dmesg or console log shows a kernel splat (tests/splat-patterns.txt);
+console logs stay in $ASI_BUILD/logs/system-<config>.log.
+"""
+
+import os
+
+import pytest
+
+from guest import Guest, GuestError
+
+BUILD = os.environ.get("ASI_BUILD") or os.path.join(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "build")
+
+# name -> extra kernel arguments
+CONFIGS = {
+    "asi-on": "asi=on",
+    "asi-off": "asi=off",
+}
+
+_guests = {}
+
+
+def boot(name):
+    """The running guest for configuration name, booted on first use."""
+    g = _guests.get(name)
+    if g is None or g.proc is None:
+        g = Guest(BUILD, name, CONFIGS[name])
+        _guests[name] = g
+        g.start()
+        print(f"\n{name}: booted to the shell in {g.boot_seconds:.1f} s")
+    return g
+
+
+@pytest.fixture(scope="session", params=list(CONFIGS))
+def guest(request):
+    try:
+        g = boot(request.param)
+    except GuestError as e:
+        pytest.fail(str(e), pytrace=False)
+    yield g
+    g.stop()
+    _guests.pop(request.param, None)
+
+
+@pytest.fixture(autouse=True)
+def no_splats(request):
+    yield
+    if "guest" not in request.fixturenames:
+        return
+    g = request.getfixturevalue("guest")
+    if g.proc is None:
+        return
+    try:
+        splats = g.new_splats()
+    except GuestError as e:
+        pytest.fail(str(e), pytrace=False)
+    if splats:
+        pytest.fail(f"{g.name}: kernel splat:\n" + "\n".join(splats[:20]), pytrace=False)

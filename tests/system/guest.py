@@ -1,0 +1,135 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Drive a QEMU guest over its serial console.
+
+The guest's /init (vm/init) in test mode turns off tty echo, gives an empty
+prompt and prints "asitest: ready". Each command is framed by two markers
+that carry a random id, so its output and exit status can be cut out of the
+console stream reliably; the markers are typed with an empty '' inside so
+that an echo of the typed line could never match them.
+"""
+
+import os
+import re
+import secrets
+import time
+
+import pexpect
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SPLAT_PATTERNS = [
+    re.compile(line.strip())
+    for line in open(os.path.join(TOP, "tests", "splat-patterns.txt"))
+    if line.strip()
+]
+BOOT_TIMEOUT = int(os.environ.get("ASI_BOOT_TIMEOUT", "240"))
+
+
+class GuestError(Exception):
+    pass
+
+
+def find_splats(text):
+    """Lines of text that look like a kernel splat."""
+    return [l for l in text.splitlines() if any(p.search(l) for p in SPLAT_PATTERNS)]
+
+
+class Guest:
+    def __init__(self, build, name, cmdline, smp=None, mem=None):
+        self.build = build
+        self.name = name
+        self.cmdline = cmdline
+        self.smp = smp
+        self.mem = mem
+        self.log = os.path.join(build, "logs", f"system-{name}.log")
+        self.dmesg_log = os.path.join(build, "logs", f"system-{name}.dmesg")
+        self.proc = None
+        self.boot_seconds = None
+        self._dmesg_seen = 0
+
+    def console_tail(self, lines=40):
+        try:
+            with open(self.log, errors="replace") as f:
+                return "".join(f.readlines()[-lines:])
+        except OSError:
+            return "(no console log)"
+
+    def start(self):
+        os.makedirs(os.path.dirname(self.log), exist_ok=True)
+        if os.path.exists(self.log):
+            os.unlink(self.log)
+        args = ["-m", "test", "-a", self.cmdline, "-l", self.log]
+        if self.smp:
+            args += ["-s", self.smp]
+        if self.mem:
+            args += ["-M", self.mem]
+        start = time.monotonic()
+        self.proc = pexpect.spawn(
+            os.path.join(TOP, "vm", "run-qemu.sh"), args,
+            encoding="utf-8", codec_errors="replace", timeout=BOOT_TIMEOUT,
+            dimensions=(24, 500))
+        i = self.proc.expect(["asitest: ready", "Kernel panic", pexpect.EOF,
+                              pexpect.TIMEOUT])
+        if i != 0:
+            what = ["", "kernel panic", "QEMU exited", "boot timed out"][i]
+            self.stop()
+            raise GuestError(f"{self.name}: {what} during boot; console tail:\n"
+                             + self.console_tail())
+        self.boot_seconds = time.monotonic() - start
+
+    def run(self, cmd, timeout=120):
+        """Run cmd in the guest shell; return (exit status, output)."""
+        if not self.proc or not self.proc.isalive():
+            raise GuestError(f"{self.name}: guest is not running; console tail:\n"
+                             + self.console_tail())
+        tag = secrets.token_hex(6)
+        begin, end = f"@@{tag}-B@@", f"@@{tag}-E@@"
+        typed_begin = begin[:4] + "''" + begin[4:]
+        typed_end = end[:4] + "''" + end[4:]
+        self.proc.sendline(f"echo {typed_begin}; {cmd}\necho {typed_end} $?")
+        try:
+            self.proc.expect_exact(begin, timeout=timeout)
+            self.proc.expect(re.escape(end) + r" (\d+)\r?\n", timeout=timeout)
+        except pexpect.TIMEOUT:
+            raise GuestError(f"{self.name}: '{cmd}' timed out after {timeout} s; "
+                             "console tail:\n" + self.console_tail()) from None
+        except pexpect.EOF:
+            raise GuestError(f"{self.name}: guest died running '{cmd}'; "
+                             "console tail:\n" + self.console_tail()) from None
+        status = int(self.proc.match.group(1))
+        out = self.proc.before.replace("\r", "")
+        return status, out.lstrip("\n")
+
+    def check(self, cmd, timeout=120):
+        """Run cmd, which must succeed; return its output."""
+        status, out = self.run(cmd, timeout)
+        if status != 0:
+            raise AssertionError(f"'{cmd}' exited {status}:\n{out}")
+        return out
+
+    def new_splats(self):
+        """Splat lines in dmesg since the last call, and in the console log."""
+        _, out = self.run("dmesg")
+        lines = out.splitlines()
+        fresh = lines[self._dmesg_seen:] if len(lines) >= self._dmesg_seen else lines
+        self._dmesg_seen = len(lines)
+        with open(self.dmesg_log, "w") as f:
+            f.write(out)
+        console = ""
+        try:
+            with open(self.log, errors="replace") as f:
+                console = f.read()
+        except OSError:
+            pass
+        return find_splats("\n".join(fresh)) + find_splats(console)
+
+    def stop(self):
+        if not self.proc:
+            return
+        if self.proc.isalive():
+            try:
+                self.proc.sendline("reboot -f")
+                self.proc.expect(pexpect.EOF, timeout=30)
+            except (pexpect.TIMEOUT, OSError):
+                pass
+        self.proc.close(force=True)
+        self.proc = None

@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The test VM boots with each ASI setting and has what later tests rely on."""
+
+import re
+
+import pytest
+
+
+def test_cmdline_and_release(guest):
+    cmdline = guest.check("cat /proc/cmdline")
+    assert guest.cmdline in cmdline.split()
+    release = guest.check("uname -r").strip()
+    assert release.endswith("-asi"), release
+
+
+def test_smt_topology(guest):
+    """Four CPUs in two cores of two SMT threads each."""
+    assert guest.check("cat /sys/devices/system/cpu/online").strip() == "0-3"
+    for cpu, siblings in ((0, "0-1"), (1, "0-1"), (2, "2-3"), (3, "2-3")):
+        path = f"/sys/devices/system/cpu/cpu{cpu}/topology/thread_siblings_list"
+        assert guest.check(f"cat {path}").strip() == siblings
+
+
+def test_debugfs_and_ptdump(guest):
+    out = guest.check("ls /sys/kernel/debug/page_tables")
+    assert "kernel" in out.split()
+
+
+def test_kvm_device(guest):
+    guest.check("test -c /dev/kvm")
+    out = guest.check("dmesg | grep -i svm || dmesg | grep -i kvm")
+    assert out.strip()
+
+
+def parse_exits(out):
+    m = re.search(r"kvm-exits: (.*)", out)
+    assert m, out
+    return dict(kv.split("=", 1) for kv in m.group(1).split())
+
+
+@pytest.mark.parametrize("n", [1, 1000])
+def test_kvm_io_exits(guest, n):
+    """n port writes from a real-mode guest give exactly n I/O exits and one HLT."""
+    status, out = guest.run(f"kvm-exits -l io -n {n}")
+    assert status == 0, out
+    r = parse_exits(out)
+    assert int(r["io"]) == n
+    assert int(r["hlt"]) == 1
+    assert int(r["mmio"]) == 0 and int(r["other"]) == 0
+    print(f"{guest.name}: {n} I/O exits at {r['exits_per_sec']} exits/s")
+
+
+def test_kvm_hlt_exit(guest):
+    r = parse_exits(guest.check("kvm-exits -l hlt"))
+    assert (int(r["io"]), int(r["hlt"])) == (0, 1)
+
+
+def test_kvm_exits_rejects_bad_input(guest):
+    status, out = guest.run("kvm-exits -n notanumber")
+    assert status == 2
+    assert "bad iteration count" in out

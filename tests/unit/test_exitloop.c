@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests for the pure logic of tests/kvm/kvm-exits. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#include <linux/kvm.h>
+
+#include "exitloop.h"
+
+static FILE *devnull;
+
+static int parse(struct exit_opts *o, const char *const *args)
+{
+	char *argv[16];
+	int argc = 0;
+
+	argv[argc++] = "kvm-exits";
+	while (*args)
+		argv[argc++] = (char *)*args++;
+	argv[argc] = NULL;
+	return exit_opts_parse(o, argc, argv, devnull, devnull);
+}
+
+static void test_parse_defaults(void **state)
+{
+	const char *args[] = { NULL };
+	struct exit_opts o;
+
+	(void)state;
+	assert_int_equal(parse(&o, args), 0);
+	assert_int_equal(o.loop, LOOP_IO);
+	assert_int_equal(o.iterations, 1000);
+	assert_int_equal(o.port, 0x80);
+}
+
+static void test_parse_all_options(void **state)
+{
+	const char *args[] = { "-l", "hlt", "-n", "4294967295", "-p", "0x3f8", NULL };
+	struct exit_opts o;
+
+	(void)state;
+	assert_int_equal(parse(&o, args), 0);
+	assert_int_equal(o.loop, LOOP_HLT);
+	assert_int_equal(o.iterations, 4294967295u);
+	assert_int_equal(o.port, 0x3f8);
+}
+
+static void test_parse_zero_iterations(void **state)
+{
+	const char *args[] = { "-n", "0", NULL };
+	struct exit_opts o;
+
+	(void)state;
+	assert_int_equal(parse(&o, args), 0);
+	assert_int_equal(o.iterations, 0);
+}
+
+static void test_parse_help(void **state)
+{
+	const char *args[] = { "-h", NULL };
+	struct exit_opts o;
+
+	(void)state;
+	assert_int_equal(parse(&o, args), 1);
+}
+
+/* Each of these must be refused. */
+static const char *const bad_args[][4] = {
+	{ "-n", "4294967296", NULL },	/* above 32 bits */
+	{ "-n", "-1", NULL },
+	{ "-n", "+5", NULL },
+	{ "-n", "12abc", NULL },
+	{ "-n", "", NULL },
+	{ "-p", "65536", NULL },
+	{ "-l", "mmio2", NULL },
+	{ "-x", NULL },
+	{ "-n", NULL },			/* missing argument */
+	{ "extra", NULL },
+};
+
+static void test_parse_bad(void **state)
+{
+	struct exit_opts o;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad_args) / sizeof(bad_args[0]); i++) {
+		if (parse(&o, (const char *const *)bad_args[i]) != -1)
+			fail_msg("accepted bad arguments #%zu (%s %s)", i,
+				 bad_args[i][0], bad_args[i][1] ? bad_args[i][1] : "");
+	}
+}
+
+static void test_guest_code_io(void **state)
+{
+	struct exit_opts o = { .loop = LOOP_IO, .iterations = 0x12345678, .port = 0xabcd };
+	uint8_t buf[64];
+	int len;
+
+	(void)state;
+	len = guest_code(&o, buf, sizeof(buf));
+	assert_int_equal(len, 20);
+	/* mov ecx, imm32 with the iteration count, little endian */
+	assert_int_equal(buf[0], 0x66);
+	assert_int_equal(buf[1], 0xb9);
+	assert_memory_equal(&buf[2], "\x78\x56\x34\x12", 4);
+	/* mov dx, imm16 with the port */
+	assert_int_equal(buf[6], 0xba);
+	assert_memory_equal(&buf[7], "\xcd\xab", 2);
+	/* out dx, al inside the loop, hlt at the end */
+	assert_int_equal(buf[14], 0xee);
+	assert_int_equal(buf[len - 1], 0xf4);
+	/* jz skips to the hlt, jmp goes back to the test */
+	assert_int_equal(14 + (int8_t)buf[13], len - 1);
+	assert_int_equal(19 + (int8_t)buf[18], 9);
+}
+
+static void test_guest_code_hlt(void **state)
+{
+	struct exit_opts o = { .loop = LOOP_HLT };
+	uint8_t buf[4];
+
+	(void)state;
+	assert_int_equal(guest_code(&o, buf, sizeof(buf)), 1);
+	assert_int_equal(buf[0], 0xf4);
+}
+
+static void test_guest_code_too_small(void **state)
+{
+	struct exit_opts o = { .loop = LOOP_IO, .iterations = 1 };
+	uint8_t buf[8];
+
+	(void)state;
+	assert_int_equal(guest_code(&o, buf, sizeof(buf)), -1);
+}
+
+static void io_exit(struct kvm_run *run, uint16_t port, uint8_t dir)
+{
+	memset(run, 0, sizeof(*run));
+	run->exit_reason = KVM_EXIT_IO;
+	run->io.direction = dir;
+	run->io.port = port;
+	run->io.size = 1;
+	run->io.count = 1;
+}
+
+static void test_counts_io_loop(void **state)
+{
+	struct exit_opts o = { .loop = LOOP_IO, .iterations = 3, .port = 0x80 };
+	struct exit_counts c = { 0 };
+	struct kvm_run run;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		io_exit(&run, 0x80, KVM_EXIT_IO_OUT);
+		assert_int_equal(exit_counts_add(&c, &o, &run), 0);
+	}
+	memset(&run, 0, sizeof(run));
+	run.exit_reason = KVM_EXIT_HLT;
+	assert_int_equal(exit_counts_add(&c, &o, &run), 1);
+	assert_int_equal(c.io, 3);
+	assert_int_equal(c.hlt, 1);
+	assert_int_equal(exit_counts_check(&c, &o, devnull), 0);
+}
+
+static void test_counts_wrong_io(void **state)
+{
+	struct exit_opts o = { .loop = LOOP_IO, .iterations = 1, .port = 0x80 };
+	struct exit_counts c = { 0 };
+	struct kvm_run run;
+
+	(void)state;
+	io_exit(&run, 0x81, KVM_EXIT_IO_OUT);
+	assert_int_equal(exit_counts_add(&c, &o, &run), -1);
+	io_exit(&run, 0x80, KVM_EXIT_IO_IN);
+	assert_int_equal(exit_counts_add(&c, &o, &run), -1);
+	assert_int_equal(c.bad_io, 2);
+	assert_int_equal(exit_counts_check(&c, &o, devnull), -1);
+}
+
+static void test_counts_unexpected_reasons(void **state)
+{
+	struct exit_opts o = { .loop = LOOP_HLT };
+	struct exit_counts c = { 0 };
+	struct kvm_run run;
+
+	(void)state;
+	memset(&run, 0, sizeof(run));
+	run.exit_reason = KVM_EXIT_MMIO;
+	assert_int_equal(exit_counts_add(&c, &o, &run), -1);
+	run.exit_reason = KVM_EXIT_SHUTDOWN;
+	assert_int_equal(exit_counts_add(&c, &o, &run), -1);
+	assert_int_equal(c.mmio, 1);
+	assert_int_equal(c.other, 1);
+	/* no HLT seen and stray exits: both reported */
+	assert_int_equal(exit_counts_check(&c, &o, devnull), -1);
+}
+
+static void test_counts_check_missing_exits(void **state)
+{
+	struct exit_opts o = { .loop = LOOP_IO, .iterations = 1000 };
+	struct exit_counts c = { .io = 999, .hlt = 1 };
+
+	(void)state;
+	assert_int_equal(exit_counts_check(&c, &o, devnull), -1);
+	c.io = 1000;
+	assert_int_equal(exit_counts_check(&c, &o, devnull), 0);
+	c.hlt = 2;
+	assert_int_equal(exit_counts_check(&c, &o, devnull), -1);
+}
+
+static void test_counts_print(void **state)
+{
+	struct exit_opts o = { .loop = LOOP_IO, .iterations = 2 };
+	struct exit_counts c = { .io = 2, .hlt = 1 };
+	char buf[512] = "";
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	(void)state;
+	assert_non_null(f);
+	exit_counts_print(&c, &o, 0.5, f);
+	fclose(f);
+	assert_non_null(strstr(buf, "loop=io iterations=2 exits=3 io=2 hlt=1 mmio=0 other=0"));
+	assert_non_null(strstr(buf, "exits_per_sec=6\n"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_defaults),
+		cmocka_unit_test(test_parse_all_options),
+		cmocka_unit_test(test_parse_zero_iterations),
+		cmocka_unit_test(test_parse_help),
+		cmocka_unit_test(test_parse_bad),
+		cmocka_unit_test(test_guest_code_io),
+		cmocka_unit_test(test_guest_code_hlt),
+		cmocka_unit_test(test_guest_code_too_small),
+		cmocka_unit_test(test_counts_io_loop),
+		cmocka_unit_test(test_counts_wrong_io),
+		cmocka_unit_test(test_counts_unexpected_reasons),
+		cmocka_unit_test(test_counts_check_missing_exits),
+		cmocka_unit_test(test_counts_print),
+	};
+
+	devnull = fopen("/dev/null", "w");
+	return cmocka_run_group_tests_name("kvm-exits", tests, NULL, NULL);
+}
