@@ -24,8 +24,8 @@ fi
 
 mkdir -p "$obj"
 echo "kernel-config: tinyconfig + ${*##*/}" >&2
-make -s -C "$tree" O="$obj" ARCH=x86_64 tinyconfig >/dev/null
+make -s -C "$tree" O="$obj" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" tinyconfig >/dev/null
 "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >/dev/null
-make -s -C "$tree" O="$obj" ARCH=x86_64 olddefconfig
+make -s -C "$tree" O="$obj" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" olddefconfig
 "$here/check-config.sh" "$obj/.config" "$@"
 echo "$hash" >"$stamp"

@@ -76,7 +76,7 @@ extract() {
 	rmdir "$tree.tmp"
 
 	g init -q -b asi
-	g config user.name "ASI kernel tree"
+	g config user.name "ASI developers"
 	g config user.email "asi@localhost"
 	g config gc.auto 0
 	g config core.abbrev 12
