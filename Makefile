@@ -122,7 +122,9 @@ test-kunit: kernel initramfs
 test-system: kernel initramfs
 	@mkdir -p $(LOGS) $(RESULTS)
 	cd tests/system && ASI_BUILD=$(BUILD) $(PYTHON) -m pytest -ra \
-		--junitxml=$(RESULTS)/system.xml
+		--junitxml=$(RESULTS)/system.xml; rc=$$?; \
+	$(PYTHON) $(TOP)/scripts/junit-results.py system $(RESULTS)/system.xml \
+		$(RESULTS)/system.res; exit $$rc
 
 clean:
 	rm -rf $(KOBJ) $(UBUILD) $(LOGS) $(RESULTS) $(INITRD)
