@@ -84,6 +84,15 @@ extract() {
 	g add -A -f .
 	GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
 		g commit -q -m "Debian $pkg $(installed_version) (pristine)"
+	# Debian's .gitignore ignores every top-level path ("/*"): new files
+	# of the series would silently stay out of git. Patches never touch
+	# .gitignore, so this commit is part of the base, not of the series.
+	sed -i '/^# Debian packaging: ignore everything/,/^!\/debian\/$/d' "$tree/.gitignore"
+	if ! g diff --quiet; then
+		g add .gitignore
+		GIT_AUTHOR_DATE="2000-01-01T00:00:01Z" GIT_COMMITTER_DATE="2000-01-01T00:00:01Z" \
+			g commit -q -m "Track every file of the tree (drop Debian's packaging ignore rule)"
+	fi
 	g tag pristine
 }
 

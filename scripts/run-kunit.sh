@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Boot the kernel once per ASI setting with KUnit enabled (the suites run
+# Boot the kernel with KUnit enabled, once per configuration (the suites run
 # during boot, then /init powers off), parse the KTAP output with the tree's
 # own tools/testing/kunit/kunit.py and fail on any failure, crash or splat.
 #
@@ -14,16 +14,19 @@ patterns=$top/tests/splat-patterns.txt
 timeout=${KUNIT_TIMEOUT:-600}
 
 pass=0 fail=0 skip=0 rc=0
-for asi in on off; do
-	log=$logs/kunit-asi-$asi.log
-	parsed=$logs/kunit-asi-$asi.parsed
-	echo "== kunit: booting with asi=$asi (console log: $log)"
+# name:kernel arguments. -cpu max has LA57, so the first boot uses 5-level
+# paging; no5lvl covers 4-level.
+for run in "asi-on:asi=on" "asi-on-4level:asi=on no5lvl" "asi-off:asi=off"; do
+	name=${run%%:*} args=${run#*:}
+	log=$logs/kunit-$name.log
+	parsed=$logs/kunit-$name.parsed
+	echo "== kunit: booting with '$args' (console log: $log)"
 	rm -f "$log"
 	start=$(date +%s)
-	timeout "$timeout" "$top/vm/run-qemu.sh" -m kunit -a "asi=$asi" -l "$log" \
-		</dev/null >/dev/null 2>"$logs/kunit-asi-$asi.qemu.err"
+	timeout "$timeout" "$top/vm/run-qemu.sh" -m kunit -a "$args" -l "$log" \
+		</dev/null >/dev/null 2>"$logs/kunit-$name.qemu.err"
 	qrc=$?
-	echo "kunit: asi=$asi boot and run took $(( $(date +%s) - start )) s"
+	echo "kunit: $name boot and run took $(( $(date +%s) - start )) s"
 
 	python3 "$tree/tools/testing/kunit/kunit.py" parse "$log" >"$parsed" 2>&1
 	krc=$?
@@ -41,22 +44,22 @@ for asi in on off; do
 		bad="timed out after $timeout s"
 	elif ! grep -q 'asitest: kunit finished' "$log"; then
 		bad="the guest did not reach /init after the suites (crash or panic?)"
-	elif grep -a -n -E -f "$patterns" "$log" >"$logs/kunit-asi-$asi.splats"; then
-		bad="kernel splat in the console log: $(head -n1 "$logs/kunit-asi-$asi.splats")"
+	elif grep -a -n -E -f "$patterns" "$log" >"$logs/kunit-$name.splats"; then
+		bad="kernel splat in the console log: $(head -n1 "$logs/kunit-$name.splats")"
 	elif [ $krc -ne 0 ]; then
 		bad="kunit.py parse reported failures"
 	elif [ $((p + s)) -eq 0 ]; then
 		bad="no KUnit test ran"
 	fi
 	if [ -n "$bad" ]; then
-		echo "kunit: asi=$asi: FAIL: $bad"
+		echo "kunit: $name: FAIL: $bad"
 		echo "---- last 40 console lines ----"
 		tail -n 40 "$log"
 		echo "-------------------------------"
 		[ $f -gt 0 ] || f=1
 		rc=1
 	fi
-	echo "kunit: asi=$asi: $p passed, $f failed, $s skipped"
+	echo "kunit: $name: $p passed, $f failed, $s skipped"
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 done
 echo "kunit $pass $fail $skip" >"$results/kunit.res"

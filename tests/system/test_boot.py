@@ -59,3 +59,15 @@ def test_kvm_exits_rejects_bad_input(guest):
     status, out = guest.run("kvm-exits -n notanumber")
     assert status == 2
     assert "bad iteration count" in out
+
+
+def test_asi_boot_state(guest):
+    """asi=on sets up the restricted address spaces; asi=off leaves ASI alone."""
+    dmesg = guest.check("dmesg")
+    enabled = "asi: enabled; kernel mappings are non-global" in dmesg
+    ready = "asi: restricted address spaces ready" in dmesg
+    if "asi=on" in guest.cmdline.split():
+        assert enabled and ready, [l for l in dmesg.splitlines() if "asi" in l]
+        assert "asi: initialization failed" not in dmesg
+    else:
+        assert not enabled and not ready
