@@ -27,11 +27,17 @@ JOBS ?= $(shell nproc)
 # Extra kernel arguments for "make run"; asi=on unless overridden.
 CMDLINE ?= asi=on
 
+# Paths relative to the checkout, so that ccache hits from any clone.
+export CCACHE_BASEDIR := $(TOP)
+export CCACHE_NOHASHDIR := 1
+
 KMAKE := $(MAKE) -C $(TREE) O=$(KOBJ) ARCH=x86_64 CC="ccache gcc" \
 	 HOSTCC="ccache gcc" LOCALVERSION= -j$(JOBS)
 CONFIG_FRAGMENTS := $(sort $(wildcard $(TOP)/kernel/config/*.config))
 
 GUEST_PROGS := $(UBUILD)/kvm-exits
+# Debian programs copied into the initramfs with their libraries.
+GUEST_EXTRA := /usr/bin/stress-ng
 ASICTL := $(if $(wildcard asictl/Makefile),$(UBUILD)/asictl)
 
 .PHONY: all help deps kernel-tree kernel kernel-config kernel-export \
@@ -99,7 +105,7 @@ asictl: deps
 
 initramfs: guest-progs asictl
 	@mkdir -p $(BUILD)
-	vm/mkinitramfs.sh $(INITRD) $(GUEST_PROGS) $(ASICTL)
+	vm/mkinitramfs.sh $(INITRD) $(GUEST_PROGS) $(ASICTL) $(GUEST_EXTRA)
 
 run: kernel initramfs
 	vm/run-qemu.sh -m shell -a "$(CMDLINE)" -l $(LOGS)/run-console.log

@@ -12,8 +12,8 @@ pkgs=(
 	qemu-system-x86 busybox-static
 	# userspace: asictl, unit tests
 	libmnl-dev libcmocka-dev pkg-config
-	# system tests
-	python3-pytest python3-pexpect
+	# system tests (stress-ng runs inside the guest)
+	python3-pytest python3-pexpect stress-ng
 )
 
 missing=()
