@@ -17,6 +17,16 @@ DUMP = "/sys/kernel/debug/page_tables/asi_global"
 UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40, "P": 1 << 50}
 
 
+def writable_executable(dump):
+    """Present mappings that are both writable and executable."""
+    bad = []
+    for line in dump.splitlines():
+        m = re.match(r"(0x[0-9a-f]+-0x[0-9a-f]+)\s+\d+[KMGTP]\s+(.*)", line)
+        if m and re.search(r"\bRW\b", m.group(2)) and not re.search(r"\bNX\b", m.group(2)):
+            bad.append(line.strip())
+    return bad
+
+
 def summarize(dump):
     regions, region = {}, "?"
     for line in dump.splitlines():
@@ -53,3 +63,6 @@ def test_asi_global_page_table(guest):
     direct = regions.get("Low Kernel Mapping", (0, 0))[0]
     assert direct < 16 << 20, f"{direct >> 10} KiB of the direct map is mapped"
     assert "User Space" not in regions
+    # The final permissions of the kernel image (mark_rodata_ro()) reach the
+    # restricted tables: nothing there is both writable and executable.
+    assert writable_executable(dump) == []
