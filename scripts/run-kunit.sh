@@ -15,8 +15,9 @@ timeout=${KUNIT_TIMEOUT:-600}
 
 pass=0 fail=0 skip=0 rc=0
 # name:kernel arguments. -cpu max has LA57, so the first boot uses 5-level
-# paging; no5lvl covers 4-level.
-for run in "asi-on:asi=on" "asi-on-4level:asi=on no5lvl" "asi-off:asi=off"; do
+# paging; no5lvl covers 4-level. The first also runs kmemleak: /init scans
+# after the suites and any unreferenced object fails the run.
+for run in "asi-on:asi=on kmemleak=on" "asi-on-4level:asi=on no5lvl" "asi-off:asi=off"; do
 	name=${run%%:*} args=${run#*:}
 	log=$logs/kunit-$name.log
 	parsed=$logs/kunit-$name.parsed
@@ -44,6 +45,11 @@ for run in "asi-on:asi=on" "asi-on-4level:asi=on no5lvl" "asi-off:asi=off"; do
 		bad="timed out after $timeout s"
 	elif ! grep -q 'asitest: kunit finished' "$log"; then
 		bad="the guest did not reach /init after the suites (crash or panic?)"
+	elif [[ " $args " == *" kmemleak=on "* ]] &&
+	     ! grep -a -q 'asitest: kmemleak: ' "$log"; then
+		bad="booted with kmemleak=on but kmemleak did not scan"
+	elif grep -a -q -E 'asitest: kmemleak: [1-9]' "$log"; then
+		bad="kmemleak: $(grep -a -o -E 'asitest: kmemleak: [0-9]+' "$log")"
 	elif grep -a -n -E -f "$patterns" "$log" >"$logs/kunit-$name.splats"; then
 		bad="kernel splat in the console log: $(head -n1 "$logs/kunit-$name.splats")"
 	elif [ $krc -ne 0 ]; then

@@ -49,18 +49,23 @@ def test_asi_global_page_table(guest):
         return
     dump = guest.check(f"cat {DUMP}", timeout=300)
     regions = summarize(dump)
+    mem_kib = int(guest.check("grep MemTotal /proc/meminfo").split()[1])
+    direct = regions.get("Low Kernel Mapping", (0, 0))[0]
+    share = f"non-sensitive share of the direct map: {direct >> 10} KiB of " \
+            f"{mem_kib} KiB MemTotal = {100.0 * (direct >> 10) / mem_kib:.4f}%"
     with open(os.path.join(BUILD, "logs", f"asi-global-{guest.name}.txt"), "w") as f:
         f.write(dump)
         f.write("\nsummary (present mappings):\n")
         for name, (size, n) in regions.items():
             f.write(f"{name:32} {size >> 10:10} KiB in {n} ranges\n")
+        f.write(share + "\n")
     for name, (size, n) in regions.items():
         print(f"{guest.name}: {name}: {size >> 10} KiB in {n} ranges")
+    print(f"{guest.name}: {share}")
 
     assert regions.get("High Kernel Mapping", (0, 0))[0] > 0     # text, rodata
     assert regions.get("CPU entry Area", (0, 0))[0] > 0
     # The guest has 2 GiB: its direct map must be (nearly) all absent.
-    direct = regions.get("Low Kernel Mapping", (0, 0))[0]
     assert direct < 16 << 20, f"{direct >> 10} KiB of the direct map is mapped"
     assert "User Space" not in regions
     # The final permissions of the kernel image (mark_rodata_ro()) reach the
