@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0
+"""KVM guests run in the "kvm" ASI restricted address space.
+
+With asi=on the kernel registers the kvm class and every VM gets an
+instance; the counters in /sys/kernel/debug/asi/stats show the vCPU
+entering it and leaving it. The test runs the port-I/O exit loop of
+kvm-exits, checks the VM-exit count, that every enter was matched by an
+exit, that the VM's instance is gone afterwards, and reports ASI exits per
+1000 VM exits with the reasons (see the note on lockdep in the KVM
+annotation patch). With asi=off no class exists and KVM works as before.
+"""
+
+import re
+
+from test_boot import parse_exits
+
+STATS = "/sys/kernel/debug/asi/stats"
+
+
+def kvm_stats(guest):
+    """Counters of the kvm class, or None if it is not registered."""
+    text = guest.check(f"cat {STATS}")
+    m = re.search(r"^class kvm index \d+ instances (\d+)\n((?:  .*\n?)*)", text, re.M)
+    if not m:
+        return None
+    stats = {"instances": int(m.group(1))}
+    for line in m.group(2).splitlines():
+        key, value = line.split()
+        stats[key] = int(value)
+    return stats
+
+
+def exits_total(stats):
+    return sum(v for k, v in stats.items() if k.startswith("exits_"))
+
+
+def test_kvm_runs_restricted(guest):
+    n = 2000
+    if "asi=on" not in guest.cmdline.split():
+        guest.check(f"test ! -e {STATS}")
+        r = parse_exits(guest.check(f"kvm-exits -l io -n {n}"))
+        assert int(r["io"]) == n
+        return
+
+    before = kvm_stats(guest)
+    assert before is not None, "no kvm ASI class with asi=on"
+    assert before["instances"] == 0
+
+    r = parse_exits(guest.check(f"kvm-exits -l io -n {n}"))
+    assert int(r["io"]) == n and int(r["exits"]) == n + 1
+    after = kvm_stats(guest)
+
+    enters = after["enters"] - before["enters"]
+    exits = exits_total(after) - exits_total(before)
+    # Every VM-Enter ran restricted: at least one enter per exit to userspace.
+    assert enters >= n
+    # Nothing is left in the space once the VM is gone.
+    assert enters == exits
+    assert after["instances"] == 0
+    reasons = {k: after[k] - before[k] for k in after if k.startswith("exits_")}
+    print(f"{guest.name}: {r['exits']} VM exits, {enters} ASI enters, "
+          f"{1000 * exits / int(r['exits']):.0f} ASI exits per 1000 VM exits: {reasons}")
+
+    # Two VMs one after the other: the class's instances come and go.
+    guest.check("kvm-exits -l hlt && kvm-exits -l hlt")
+    assert kvm_stats(guest)["instances"] == 0
