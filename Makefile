@@ -15,6 +15,7 @@ TOP := $(CURDIR)
 BUILD := $(TOP)/build
 TREE := $(BUILD)/linux
 KOBJ := $(BUILD)/obj
+KOBJ_PERF := $(BUILD)/obj-perf
 UBUILD := $(BUILD)/user
 LOGS := $(BUILD)/logs
 RESULTS := $(BUILD)/results
@@ -42,6 +43,7 @@ ASICTL := $(if $(wildcard asictl/Makefile),$(UBUILD)/asictl)
 
 .PHONY: all help deps kernel-tree kernel kernel-config kernel-export \
 	kernel-reset kernel-status series-check guest-progs asictl initramfs \
+	kernel-perf measure \
 	run test test-unit test-kunit test-system clean distclean
 
 all: kernel initramfs
@@ -81,6 +83,17 @@ kernel-config: kernel-tree
 kernel: kernel-config
 	+$(KMAKE) bzImage
 	@echo "kernel: $(BZIMAGE) ($$(cat $(KOBJ)/include/config/kernel.release))"
+
+# The measurement kernel: same tree, debugging off, its own object directory.
+kernel-perf: kernel-tree
+	@scripts/kernel-config.sh $(TREE) $(KOBJ_PERF) $(CONFIG_FRAGMENTS) \
+		$(TOP)/kernel/config/perf.frag
+	+$(MAKE) -C $(TREE) O=$(KOBJ_PERF) ARCH=x86_64 CC="ccache gcc" \
+		HOSTCC="ccache gcc" LOCALVERSION= -j$(JOBS) bzImage
+
+# VM-exit rates and ASI exits per 1000 VM exits, asi=on vs asi=off.
+measure: kernel-perf initramfs
+	$(PYTHON) scripts/measure.py $(KOBJ_PERF)/arch/x86/boot/bzImage
 
 kernel-export:
 	@scripts/kernel-tree.sh export

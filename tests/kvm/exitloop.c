@@ -11,6 +11,9 @@
 static const char *const loop_names[] = {
 	[LOOP_IO] = "io",
 	[LOOP_HLT] = "hlt",
+	[LOOP_IO_KERNEL] = "io-kernel",
+	[LOOP_CPUID] = "cpuid",
+	[LOOP_MMIO] = "mmio",
 };
 
 const char *exit_loop_name(enum exit_loop loop)
@@ -23,11 +26,17 @@ const char *exit_loop_name(enum exit_loop loop)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: kvm-exits [-l LOOP] [-n N] [-p PORT]\n"
+		"Usage: kvm-exits [-l LOOP] [-n N] [-p PORT] [-r RUNS]\n"
 		"Run a real-mode guest that causes VM exits and count them.\n"
-		"  -l LOOP  io (N port writes, then HLT; default) or hlt\n"
+		"  -l LOOP  io: N port writes, each an exit to userspace (default)\n"
+		"           io-kernel: N port writes handled by an ioeventfd\n"
+		"           cpuid: N CPUID instructions\n"
+		"           mmio: N writes handled by an ioeventfd\n"
+		"           hlt: HLT only; every loop ends with one HLT\n"
 		"  -n N     iterations of the loop, 0..4294967295 (default 1000)\n"
-		"  -p PORT  I/O port written by the io loop (default 0x80)\n");
+		"  -p PORT  I/O port of the io loops (default 0x80)\n"
+		"  -r RUNS  VMs to create, run and destroy in turn, 1..1000000\n"
+		"           (default 1)\n");
 }
 
 static int parse_u64(const char *s, uint64_t max, uint64_t *val)
@@ -53,21 +62,30 @@ int exit_opts_parse(struct exit_opts *opts, int argc, char **argv,
 
 	opts->loop = LOOP_IO;
 	opts->iterations = 1000;
+	opts->runs = 1;
 	opts->port = 0x80;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":l:n:p:h")) != -1) {
+	while ((c = getopt(argc, argv, ":l:n:p:r:h")) != -1) {
 		switch (c) {
 		case 'l':
-			if (!strcmp(optarg, "io")) {
-				opts->loop = LOOP_IO;
-			} else if (!strcmp(optarg, "hlt")) {
-				opts->loop = LOOP_HLT;
-			} else {
-				fprintf(err, "kvm-exits: unknown loop '%s' (io, hlt)\n", optarg);
+			for (v = 0; v < LOOP_NR; v++)
+				if (!strcmp(optarg, loop_names[v]))
+					break;
+			if (v == LOOP_NR) {
+				fprintf(err, "kvm-exits: unknown loop '%s' "
+					"(io, io-kernel, cpuid, mmio, hlt)\n", optarg);
 				return -1;
 			}
+			opts->loop = (enum exit_loop)v;
+			break;
+		case 'r':
+			if (parse_u64(optarg, 1000000, &v) || !v) {
+				fprintf(err, "kvm-exits: bad run count '%s'\n", optarg);
+				return -1;
+			}
+			opts->runs = (uint32_t)v;
 			break;
 		case 'n':
 			if (parse_u64(optarg, UINT32_MAX, &v)) {
@@ -126,11 +144,45 @@ int guest_code(const struct exit_opts *opts, uint8_t *buf, size_t size)
 		0xeb, 0xf6,			/* jmp -10 */
 		0xf4,				/* hlt */
 	};
+	/* the counter is ESI: CPUID writes ECX */
+	uint8_t cpuid[] = {
+		0x66, 0xbe, 0, 0, 0, 0,		/* mov esi, imm32 */
+		0x66, 0x85, 0xf6,		/* test esi, esi */
+		0x74, 0x09,			/* jz +9 */
+		0x66, 0x31, 0xc0,		/* xor eax, eax */
+		0x0f, 0xa2,			/* cpuid */
+		0x66, 0x4e,			/* dec esi */
+		0xeb, 0xf2,			/* jmp -14 */
+		0xf4,				/* hlt */
+	};
+	uint8_t mmio[] = {
+		0x66, 0xb9, 0, 0, 0, 0,		/* mov ecx, imm32 */
+		0xb8, (GUEST_MMIO_GPA >> 4) & 0xff,	/* mov ax, GPA >> 4 */
+		(GUEST_MMIO_GPA >> 12) & 0xff,
+		0x8e, 0xd8,			/* mov ds, ax */
+		0x66, 0x85, 0xc9,		/* test ecx, ecx */
+		0x74, 0x07,			/* jz +7 */
+		0xa2, 0x00, 0x00,		/* mov [0], al */
+		0x66, 0x49,			/* dec ecx */
+		0xeb, 0xf4,			/* jmp -12 */
+		0xf4,				/* hlt */
+	};
 	const uint8_t *code;
 	size_t len;
 
 	switch (opts->loop) {
+	case LOOP_CPUID:
+		memcpy(&cpuid[2], &opts->iterations, 4);
+		code = cpuid;
+		len = sizeof(cpuid);
+		break;
+	case LOOP_MMIO:
+		memcpy(&mmio[2], &opts->iterations, 4);
+		code = mmio;
+		len = sizeof(mmio);
+		break;
 	case LOOP_IO:
+	case LOOP_IO_KERNEL:
 		io[2] = opts->iterations & 0xff;
 		io[3] = (opts->iterations >> 8) & 0xff;
 		io[4] = (opts->iterations >> 16) & 0xff;
@@ -183,6 +235,8 @@ int exit_counts_check(const struct exit_counts *c,
 		      const struct exit_opts *opts, FILE *err)
 {
 	uint64_t want_io = opts->loop == LOOP_IO ? opts->iterations : 0;
+
+	/* In-kernel loops: userspace sees the HLT only. */
 	int ok = 1;
 
 	if (c->io != want_io) {
@@ -214,4 +268,33 @@ void exit_counts_print(const struct exit_counts *c,
 		exit_loop_name(opts->loop), opts->iterations, total, c->io,
 		c->hlt, c->mmio, c->other, seconds,
 		seconds > 0 ? total / seconds : 0.0);
+}
+
+int asi_stats_parse(const char *text, const char *name, uint64_t *enters,
+		    uint64_t *exits)
+{
+	const char *line = text;
+	int in_class = 0, found = 0;
+
+	*enters = 0;
+	*exits = 0;
+	while (line && *line) {
+		const char *next = strchr(line, '\n');
+		char key[64], word[64];
+		unsigned long long val;
+
+		if (!strncmp(line, "class ", 6)) {
+			in_class = sscanf(line, "class %63s", word) == 1 &&
+				   !strcmp(word, name);
+			found |= in_class;
+		} else if (in_class &&
+			   sscanf(line, " %63s %llu", key, &val) == 2) {
+			if (!strcmp(key, "enters"))
+				*enters = val;
+			else if (!strncmp(key, "exits_", 6))
+				*exits += val;
+		}
+		line = next ? next + 1 : NULL;
+	}
+	return found ? 0 : -1;
 }

@@ -16,13 +16,24 @@ struct kvm_run;
 enum exit_loop {
 	LOOP_IO,	/* N "out" instructions, then HLT */
 	LOOP_HLT,	/* HLT only */
+	LOOP_IO_KERNEL,	/* N "out" to a port an ioeventfd claims, then HLT */
+	LOOP_CPUID,	/* N CPUID, then HLT */
+	LOOP_MMIO,	/* N writes to an ioeventfd's MMIO address, then HLT */
+	LOOP_NR
 };
 
 struct exit_opts {
 	enum exit_loop loop;
 	uint32_t iterations;
+	uint32_t runs;		/* VMs created and destroyed in turn */
 	uint16_t port;
 };
+
+/* Loops whose exits the kernel handles: userspace sees only the HLT. */
+static inline int exit_loop_in_kernel(enum exit_loop loop)
+{
+	return loop == LOOP_IO_KERNEL || loop == LOOP_CPUID || loop == LOOP_MMIO;
+}
 
 struct exit_counts {
 	uint64_t io;
@@ -35,6 +46,8 @@ struct exit_counts {
 /* Where the guest code is placed and started (real mode, CS = 0). */
 #define GUEST_CODE_GPA	0x1000u
 #define GUEST_MEM_SIZE	0x10000u
+/* Written by the mmio loop (DS = 0x2000): outside guest memory. */
+#define GUEST_MMIO_GPA	0x20000u
 
 /*
  * Parse argv. Returns 0 on success, 1 when help was printed, -1 on a bad
@@ -55,11 +68,25 @@ int guest_code(const struct exit_opts *opts, uint8_t *buf, size_t size);
 int exit_counts_add(struct exit_counts *c, const struct exit_opts *opts,
 		    const struct kvm_run *run);
 
+/* VM exits the kernel must count at least: the loop's and the HLT. */
+static inline uint64_t exit_loop_min_vm_exits(const struct exit_opts *opts)
+{
+	return (opts->loop == LOOP_HLT ? 0 : (uint64_t)opts->iterations) + 1;
+}
+
 /* Exits the loop should produce; compared against the counts at the end. */
 int exit_counts_check(const struct exit_counts *c,
 		      const struct exit_opts *opts, FILE *err);
 
 void exit_counts_print(const struct exit_counts *c,
 		       const struct exit_opts *opts, double seconds, FILE *out);
+
+/*
+ * From the text of /sys/kernel/debug/asi/stats, the enters and the exits
+ * (all reasons) of the class named name. Returns 0, or -1 if the class is
+ * not there.
+ */
+int asi_stats_parse(const char *text, const char *name, uint64_t *enters,
+		    uint64_t *exits);
 
 #endif

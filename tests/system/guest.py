@@ -34,8 +34,9 @@ def find_splats(text):
 
 
 class Guest:
-    def __init__(self, build, name, cmdline, smp=None, mem=None):
+    def __init__(self, build, name, cmdline, smp=None, mem=None, kernel=None):
         self.build = build
+        self.kernel = kernel
         self.name = name
         self.cmdline = cmdline
         self.smp = smp
@@ -62,6 +63,8 @@ class Guest:
             args += ["-s", self.smp]
         if self.mem:
             args += ["-M", self.mem]
+        if self.kernel:
+            args += ["-k", self.kernel]
         start = time.monotonic()
         self.proc = pexpect.spawn(
             os.path.join(TOP, "vm", "run-qemu.sh"), args,

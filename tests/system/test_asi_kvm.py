@@ -64,3 +64,57 @@ def test_kvm_runs_restricted(guest):
     # Two VMs one after the other: the class's instances come and go.
     guest.check("kvm-exits -l hlt && kvm-exits -l hlt")
     assert kvm_stats(guest)["instances"] == 0
+
+
+def siblings(guest):
+    """Two hyperthread siblings of CPU 0 as "a,b", or None."""
+    text = guest.check("cat /sys/devices/system/cpu/cpu0/topology/thread_siblings_list")
+    cpus = []
+    for part in text.strip().split(","):
+        lo, _, hi = part.partition("-")
+        cpus += range(int(lo), int(hi or lo) + 1)
+    return cpus[:2] if len(cpus) >= 2 else None
+
+
+def test_kvm_sibling_stun(guest):
+    """CPUID loops on both siblings: stuns counted with kvm.asi_stun=1 only."""
+    if "asi=on" not in guest.cmdline.split():
+        guest.check("test ! -e /sys/module/kvm/parameters/asi_stun || "
+                    "grep -q Y /sys/module/kvm/parameters/asi_stun")
+        return
+    pair = siblings(guest)
+    assert pair, "the test VM has no SMT siblings (run-qemu.sh uses threads=2)"
+    both = (f"taskset -c {pair[0]} kvm-exits -l cpuid -n 20000 & "
+            f"taskset -c {pair[1]} kvm-exits -l cpuid -n 20000; wait %1")
+    param = "/sys/module/kvm/parameters/asi_stun"
+    assert guest.check(f"cat {param}").strip() == "Y"
+
+    before = kvm_stats(guest)
+    out = guest.check(both, timeout=300)
+    on = kvm_stats(guest)
+    rates_on = [float(x) for x in re.findall(r"vm_exits_per_sec=(\d+)", out)]
+    stuns = on["stuns"] - before["stuns"]
+    stunned_ms = (on["stunned_ns"] - before["stunned_ns"]) / 1e6
+    assert stuns > 0
+    assert stunned_ms > 0
+
+    guest.check(f"echo 0 > {param}")
+    try:
+        out = guest.check(both, timeout=300)
+        off = kvm_stats(guest)
+    finally:
+        guest.check(f"echo 1 > {param}")
+    rates_off = [float(x) for x in re.findall(r"vm_exits_per_sec=(\d+)", out)]
+    assert off["stuns"] == on["stuns"]
+    assert off["stunned_ns"] == on["stunned_ns"]
+    assert off["instances"] == 0
+    print(f"{guest.name}: siblings {pair}: {stuns} stuns, {stunned_ms:.0f} ms "
+          f"stunned; VM exits/s with stun {rates_on}, without {rates_off}")
+
+
+def test_kvm_vm_churn(guest):
+    """Create, run and destroy 300 VMs: no instance and no pool page left."""
+    r = parse_exits(guest.check("kvm-exits -l hlt -r 300", timeout=300))
+    assert int(r["hlt"]) == 1
+    if "asi=on" in guest.cmdline.split():
+        assert kvm_stats(guest)["instances"] == 0

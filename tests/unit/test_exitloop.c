@@ -77,6 +77,8 @@ static const char *const bad_args[][4] = {
 	{ "-n", "", NULL },
 	{ "-p", "65536", NULL },
 	{ "-l", "mmio2", NULL },
+	{ "-r", "0", NULL },
+	{ "-r", "1000001", NULL },
 	{ "-x", NULL },
 	{ "-n", NULL },			/* missing argument */
 	{ "extra", NULL },
@@ -136,6 +138,94 @@ static void test_guest_code_too_small(void **state)
 
 	(void)state;
 	assert_int_equal(guest_code(&o, buf, sizeof(buf)), -1);
+}
+
+static void test_parse_new_loops(void **state)
+{
+	static const struct { const char *name; enum exit_loop loop; } loops[] = {
+		{ "io-kernel", LOOP_IO_KERNEL }, { "cpuid", LOOP_CPUID },
+		{ "mmio", LOOP_MMIO }, { "hlt", LOOP_HLT }, { "io", LOOP_IO },
+	};
+	struct exit_opts o;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(loops) / sizeof(loops[0]); i++) {
+		const char *args[] = { "-l", loops[i].name, "-r", "7", NULL };
+
+		assert_int_equal(parse(&o, args), 0);
+		assert_int_equal(o.loop, loops[i].loop);
+		assert_int_equal(o.runs, 7);
+		assert_string_equal(exit_loop_name(o.loop), loops[i].name);
+	}
+	assert_true(exit_loop_in_kernel(LOOP_CPUID));
+	assert_true(exit_loop_in_kernel(LOOP_MMIO));
+	assert_true(exit_loop_in_kernel(LOOP_IO_KERNEL));
+	assert_false(exit_loop_in_kernel(LOOP_IO));
+	assert_false(exit_loop_in_kernel(LOOP_HLT));
+}
+
+static void test_guest_code_cpuid_mmio(void **state)
+{
+	struct exit_opts o = { .loop = LOOP_CPUID, .iterations = 0x01020304 };
+	uint8_t buf[64];
+	int len;
+
+	(void)state;
+	len = guest_code(&o, buf, sizeof(buf));
+	assert_int_equal(len, 21);
+	/* mov esi, N; the CPUID; HLT last */
+	assert_memory_equal(buf, "\x66\xbe\x04\x03\x02\x01", 6);
+	assert_memory_equal(buf + 14, "\x0f\xa2", 2);
+	assert_int_equal(buf[len - 1], 0xf4);
+	/* the jmp goes back to the test */
+	assert_int_equal((int8_t)buf[len - 2], 6 - (len - 1));
+
+	o.loop = LOOP_MMIO;
+	len = guest_code(&o, buf, sizeof(buf));
+	assert_int_equal(len, 24);
+	/* DS = GUEST_MMIO_GPA >> 4, then mov [0], al */
+	assert_int_equal(buf[7] | buf[8] << 8, GUEST_MMIO_GPA >> 4);
+	assert_memory_equal(buf + 16, "\xa2\x00\x00", 3);
+	assert_int_equal((int8_t)buf[len - 2], 11 - (len - 1));
+	assert_int_equal(buf[len - 1], 0xf4);
+}
+
+static void test_min_vm_exits(void **state)
+{
+	struct exit_opts o = { .loop = LOOP_CPUID, .iterations = 4294967295u };
+
+	(void)state;
+	assert_true(exit_loop_min_vm_exits(&o) == 4294967296ull);
+	o.loop = LOOP_HLT;
+	assert_true(exit_loop_min_vm_exits(&o) == 1);
+}
+
+static void test_asi_stats_parse(void **state)
+{
+	const char *text =
+		"class other index 1 instances 0\n"
+		"  enters 5\n"
+		"  exits_page_fault 5\n"
+		"class kvm index 2 instances 1\n"
+		"  enters 100\n"
+		"  exits_explicit 1\n"
+		"  exits_page_fault 90\n"
+		"  exits_schedule 9\n"
+		"  tlb_flushes 100\n";
+	uint64_t enters, exits;
+
+	(void)state;
+	assert_int_equal(asi_stats_parse(text, "kvm", &enters, &exits), 0);
+	assert_true(enters == 100 && exits == 100);
+	assert_int_equal(asi_stats_parse(text, "other", &enters, &exits), 0);
+	assert_true(enters == 5 && exits == 5);
+	assert_int_equal(asi_stats_parse(text, "kv", &enters, &exits), -1);
+	assert_int_equal(asi_stats_parse("", "kvm", &enters, &exits), -1);
+	/* truncated: the class line alone */
+	assert_int_equal(asi_stats_parse("class kvm index 2", "kvm", &enters,
+					 &exits), 0);
+	assert_true(enters == 0 && exits == 0);
 }
 
 static void io_exit(struct kvm_run *run, uint16_t port, uint8_t dir)
@@ -245,6 +335,10 @@ int main(void)
 		cmocka_unit_test(test_counts_unexpected_reasons),
 		cmocka_unit_test(test_counts_check_missing_exits),
 		cmocka_unit_test(test_counts_print),
+		cmocka_unit_test(test_parse_new_loops),
+		cmocka_unit_test(test_guest_code_cpuid_mmio),
+		cmocka_unit_test(test_min_vm_exits),
+		cmocka_unit_test(test_asi_stats_parse),
 	};
 
 	devnull = fopen("/dev/null", "w");
