@@ -26,7 +26,7 @@ const char *exit_loop_name(enum exit_loop loop)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: kvm-exits [-l LOOP] [-n N] [-p PORT] [-r RUNS]\n"
+		"Usage: kvm-exits [-l LOOP] [-n N] [-p PORT] [-r RUNS] [-v VMS]\n"
 		"Run a real-mode guest that causes VM exits and count them.\n"
 		"  -l LOOP  io: N port writes, each an exit to userspace (default)\n"
 		"           io-kernel: N port writes handled by an ioeventfd\n"
@@ -35,7 +35,9 @@ static void usage(FILE *f)
 		"           hlt: HLT only; every loop ends with one HLT\n"
 		"  -n N     iterations of the loop, 0..4294967295 (default 1000)\n"
 		"  -p PORT  I/O port of the io loops (default 0x80)\n"
-		"  -r RUNS  VMs to create, run and destroy in turn, 1..1000000\n"
+		"  -r RUNS  times to create, run and destroy the VMs, 1..1000000\n"
+		"           (default 1)\n"
+		"  -v VMS   VMs at once in this process, run in turn, 1..16\n"
 		"           (default 1)\n");
 }
 
@@ -63,11 +65,12 @@ int exit_opts_parse(struct exit_opts *opts, int argc, char **argv,
 	opts->loop = LOOP_IO;
 	opts->iterations = 1000;
 	opts->runs = 1;
+	opts->vms = 1;
 	opts->port = 0x80;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":l:n:p:r:h")) != -1) {
+	while ((c = getopt(argc, argv, ":l:n:p:r:v:h")) != -1) {
 		switch (c) {
 		case 'l':
 			for (v = 0; v < LOOP_NR; v++)
@@ -86,6 +89,14 @@ int exit_opts_parse(struct exit_opts *opts, int argc, char **argv,
 				return -1;
 			}
 			opts->runs = (uint32_t)v;
+			break;
+		case 'v':
+			if (parse_u64(optarg, EXIT_MAX_VMS, &v) || !v) {
+				fprintf(err, "kvm-exits: bad VM count '%s' (1..%d)\n",
+					optarg, EXIT_MAX_VMS);
+				return -1;
+			}
+			opts->vms = (uint32_t)v;
 			break;
 		case 'n':
 			if (parse_u64(optarg, UINT32_MAX, &v)) {
@@ -234,7 +245,8 @@ int exit_counts_add(struct exit_counts *c, const struct exit_opts *opts,
 int exit_counts_check(const struct exit_counts *c,
 		      const struct exit_opts *opts, FILE *err)
 {
-	uint64_t want_io = opts->loop == LOOP_IO ? opts->iterations : 0;
+	uint64_t want_io = opts->loop == LOOP_IO ?
+			   (uint64_t)opts->iterations * opts->vms : 0;
 
 	/* In-kernel loops: userspace sees the HLT only. */
 	int ok = 1;
@@ -244,8 +256,9 @@ int exit_counts_check(const struct exit_counts *c,
 			c->io, want_io);
 		ok = 0;
 	}
-	if (c->hlt != 1) {
-		fprintf(err, "kvm-exits: %" PRIu64 " HLT exits, expected 1\n", c->hlt);
+	if (c->hlt != opts->vms) {
+		fprintf(err, "kvm-exits: %" PRIu64 " HLT exits, expected %" PRIu32 "\n",
+			c->hlt, opts->vms);
 		ok = 0;
 	}
 	if (c->mmio || c->other || c->bad_io) {
@@ -268,6 +281,15 @@ void exit_counts_print(const struct exit_counts *c,
 		exit_loop_name(opts->loop), opts->iterations, total, c->io,
 		c->hlt, c->mmio, c->other, seconds,
 		seconds > 0 ? total / seconds : 0.0);
+}
+
+void exit_counts_sum(struct exit_counts *sum, const struct exit_counts *c)
+{
+	sum->io += c->io;
+	sum->hlt += c->hlt;
+	sum->mmio += c->mmio;
+	sum->other += c->other;
+	sum->bad_io += c->bad_io;
 }
 
 int asi_stats_parse(const char *text, const char *name, uint64_t *enters,

@@ -25,7 +25,8 @@ enum exit_loop {
 struct exit_opts {
 	enum exit_loop loop;
 	uint32_t iterations;
-	uint32_t runs;		/* VMs created and destroyed in turn */
+	uint32_t runs;		/* times the VMs are created and destroyed */
+	uint32_t vms;		/* VMs at once in this process, run in turn */
 	uint16_t port;
 };
 
@@ -42,6 +43,8 @@ struct exit_counts {
 	uint64_t other;
 	uint64_t bad_io;	/* I/O exits that do not match the loop */
 };
+
+#define EXIT_MAX_VMS	16
 
 /* Where the guest code is placed and started (real mode, CS = 0). */
 #define GUEST_CODE_GPA	0x1000u
@@ -74,7 +77,13 @@ static inline uint64_t exit_loop_min_vm_exits(const struct exit_opts *opts)
 	return (opts->loop == LOOP_HLT ? 0 : (uint64_t)opts->iterations) + 1;
 }
 
-/* Exits the loop should produce; compared against the counts at the end. */
+/* Add one VM's counts to a sum. */
+void exit_counts_sum(struct exit_counts *sum, const struct exit_counts *c);
+
+/*
+ * Exits the loop should produce, opts->vms times; compared against the
+ * counts at the end.
+ */
 int exit_counts_check(const struct exit_counts *c,
 		      const struct exit_opts *opts, FILE *err);
 

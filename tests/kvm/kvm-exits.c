@@ -124,33 +124,35 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int run_vm(const struct exit_opts *opts, struct exit_counts *counts,
-		  double *seconds, uint64_t *vm_exits)
+/* One VM with one vCPU, as kvm-exits sets it up. */
+struct vm_ctx {
+	int vm, vcpu, efd, mmap_size;
+	struct kvm_run *run;
+	uint8_t *mem;
+	struct exit_counts counts;
+	int done;		/* 1: HLT seen, -1: unexpected exit */
+	uint64_t vm_exits;
+};
+
+static int vm_create(int kvm, const struct exit_opts *opts, struct vm_ctx *v)
 {
 	struct kvm_userspace_memory_region region;
 	struct kvm_sregs sregs;
 	struct kvm_regs regs;
-	struct kvm_run *run;
-	int kvm, vm, vcpu, len, ret, mmap_size, efd;
-	uint8_t *mem;
-	double start;
+	int len;
 
-	kvm = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-	if (kvm < 0)
-		return kvm_fail("open /dev/kvm");
-	if (ioctl(kvm, KVM_GET_API_VERSION, 0) != KVM_API_VERSION) {
-		fprintf(stderr, "kvm-exits: unexpected KVM API version\n");
-		return EXIT_KVM;
-	}
-	vm = ioctl(kvm, KVM_CREATE_VM, 0);
-	if (vm < 0)
+	memset(v, 0, sizeof(*v));
+	v->efd = -1;
+	v->vm = ioctl(kvm, KVM_CREATE_VM, 0);
+	if (v->vm < 0)
 		return kvm_fail("KVM_CREATE_VM");
 
-	mem = mmap(NULL, GUEST_MEM_SIZE, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (mem == MAP_FAILED)
+	v->mem = mmap(NULL, GUEST_MEM_SIZE, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (v->mem == MAP_FAILED)
 		return kvm_fail("mmap guest memory");
-	len = guest_code(opts, mem + GUEST_CODE_GPA, GUEST_MEM_SIZE - GUEST_CODE_GPA);
+	len = guest_code(opts, v->mem + GUEST_CODE_GPA,
+			 GUEST_MEM_SIZE - GUEST_CODE_GPA);
 	if (len < 0) {
 		fprintf(stderr, "kvm-exits: no guest code for this loop\n");
 		return EXIT_USAGE;
@@ -160,59 +162,117 @@ static int run_vm(const struct exit_opts *opts, struct exit_counts *counts,
 	region.slot = 0;
 	region.guest_phys_addr = 0;
 	region.memory_size = GUEST_MEM_SIZE;
-	region.userspace_addr = (unsigned long)mem;
-	if (ioctl(vm, KVM_SET_USER_MEMORY_REGION, &region) < 0)
+	region.userspace_addr = (unsigned long)v->mem;
+	if (ioctl(v->vm, KVM_SET_USER_MEMORY_REGION, &region) < 0)
 		return kvm_fail("KVM_SET_USER_MEMORY_REGION");
-	if (add_ioeventfd(vm, opts, &efd) < 0)
+	if (add_ioeventfd(v->vm, opts, &v->efd) < 0)
 		return kvm_fail("KVM_IOEVENTFD");
 
-	vcpu = ioctl(vm, KVM_CREATE_VCPU, 0);
-	if (vcpu < 0)
+	v->vcpu = ioctl(v->vm, KVM_CREATE_VCPU, 0);
+	if (v->vcpu < 0)
 		return kvm_fail("KVM_CREATE_VCPU");
-	mmap_size = ioctl(kvm, KVM_GET_VCPU_MMAP_SIZE, 0);
-	if (mmap_size < (int)sizeof(*run))
+	v->mmap_size = ioctl(kvm, KVM_GET_VCPU_MMAP_SIZE, 0);
+	if (v->mmap_size < (int)sizeof(*v->run))
 		return kvm_fail("KVM_GET_VCPU_MMAP_SIZE");
-	run = mmap(NULL, mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, vcpu, 0);
-	if (run == MAP_FAILED)
+	v->run = mmap(NULL, v->mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      v->vcpu, 0);
+	if (v->run == MAP_FAILED)
 		return kvm_fail("mmap kvm_run");
 
-	if (ioctl(vcpu, KVM_GET_SREGS, &sregs) < 0)
+	if (ioctl(v->vcpu, KVM_GET_SREGS, &sregs) < 0)
 		return kvm_fail("KVM_GET_SREGS");
 	sregs.cs.base = 0;
 	sregs.cs.selector = 0;
-	if (ioctl(vcpu, KVM_SET_SREGS, &sregs) < 0)
+	if (ioctl(v->vcpu, KVM_SET_SREGS, &sregs) < 0)
 		return kvm_fail("KVM_SET_SREGS");
 	memset(&regs, 0, sizeof(regs));
 	regs.rip = GUEST_CODE_GPA;
 	regs.rflags = 0x2;
-	if (ioctl(vcpu, KVM_SET_REGS, &regs) < 0)
+	if (ioctl(v->vcpu, KVM_SET_REGS, &regs) < 0)
 		return kvm_fail("KVM_SET_REGS");
+	return 0;
+}
+
+/* One KVM_RUN; sets v->done when the guest halted or went wrong. */
+static int vm_step(const struct exit_opts *opts, struct vm_ctx *v)
+{
+	if (ioctl(v->vcpu, KVM_RUN, 0) < 0) {
+		if (errno == EINTR)
+			return 0;
+		return kvm_fail("KVM_RUN");
+	}
+	v->done = exit_counts_add(&v->counts, opts, v->run);
+	if (v->done < 0)
+		fprintf(stderr, "kvm-exits: unexpected exit reason %u\n",
+			v->run->exit_reason);
+	return 0;
+}
+
+static void vm_destroy(struct vm_ctx *v)
+{
+	if (v->efd >= 0)
+		close(v->efd);
+	if (v->run && v->run != MAP_FAILED)
+		munmap(v->run, v->mmap_size);
+	if (v->vcpu > 0)
+		close(v->vcpu);
+	if (v->vm > 0)
+		close(v->vm);
+	if (v->mem && v->mem != MAP_FAILED)
+		munmap(v->mem, GUEST_MEM_SIZE);
+}
+
+/*
+ * Create opts->vms VMs in this process, run them in turn, one KVM_RUN
+ * each, until all halted, and destroy them. counts and vm_exits are the
+ * sums over the VMs.
+ */
+static int run_vms(const struct exit_opts *opts, struct exit_counts *counts,
+		   double *seconds, uint64_t *vm_exits)
+{
+	struct vm_ctx vms[EXIT_MAX_VMS];
+	int kvm, ret = 0, running;
+	uint32_t i;
+	double start;
+
+	kvm = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	if (kvm < 0)
+		return kvm_fail("open /dev/kvm");
+	if (ioctl(kvm, KVM_GET_API_VERSION, 0) != KVM_API_VERSION) {
+		fprintf(stderr, "kvm-exits: unexpected KVM API version\n");
+		close(kvm);
+		return EXIT_KVM;
+	}
+	memset(vms, 0, sizeof(vms));
+	for (i = 0; i < opts->vms && !ret; i++)
+		ret = vm_create(kvm, opts, &vms[i]);
 
 	start = now();
 	do {
-		if (ioctl(vcpu, KVM_RUN, 0) < 0) {
-			if (errno == EINTR)
+		running = 0;
+		for (i = 0; i < opts->vms && !ret; i++) {
+			if (vms[i].done)
 				continue;
-			return kvm_fail("KVM_RUN");
+			ret = vm_step(opts, &vms[i]);
+			running |= !vms[i].done;
 		}
-		ret = exit_counts_add(counts, opts, run);
-	} while (ret == 0);
+	} while (running && !ret);
 	*seconds = now() - start;
 
-	if (ret < 0)
-		fprintf(stderr, "kvm-exits: unexpected exit reason %u\n",
-			run->exit_reason);
-	if (read_vcpu_exits(vcpu, vm_exits) < 0)
-		return kvm_fail("KVM_GET_STATS_FD");
-
-	if (efd >= 0)
-		close(efd);
-	munmap(run, mmap_size);
-	close(vcpu);
-	close(vm);
-	munmap(mem, GUEST_MEM_SIZE);
+	memset(counts, 0, sizeof(*counts));
+	*vm_exits = 0;
+	for (i = 0; i < opts->vms && !ret; i++) {
+		if (vms[i].done < 0)
+			ret = EXIT_WRONG;
+		else if (read_vcpu_exits(vms[i].vcpu, &vms[i].vm_exits) < 0)
+			ret = kvm_fail("KVM_GET_STATS_FD");
+		exit_counts_sum(counts, &vms[i].counts);
+		*vm_exits += vms[i].vm_exits;
+	}
+	for (i = 0; i < opts->vms; i++)
+		vm_destroy(&vms[i]);
 	close(kvm);
-	return ret < 0 ? EXIT_WRONG : 0;
+	return ret;
 }
 
 int main(int argc, char **argv)
@@ -231,8 +291,7 @@ int main(int argc, char **argv)
 
 	asi = read_asi_stats(&asi_enters0, &asi_exits0) == 0;
 	for (i = 0; i < opts.runs; i++) {
-		memset(&counts, 0, sizeof(counts));
-		ret = run_vm(&opts, &counts, &seconds, &vm_exits);
+		ret = run_vms(&opts, &counts, &seconds, &vm_exits);
 		if (ret == EXIT_KVM || ret == EXIT_USAGE)
 			return ret;
 		if (ret || exit_counts_check(&counts, &opts, stderr)) {
@@ -242,18 +301,18 @@ int main(int argc, char **argv)
 			return EXIT_WRONG;
 		}
 		/* The kernel saw the loop's exits, handled or not. */
-		if (vm_exits < exit_loop_min_vm_exits(&opts)) {
+		if (vm_exits < exit_loop_min_vm_exits(&opts) * opts.vms) {
 			fprintf(stderr, "kvm-exits: the kernel counted %" PRIu64
 				" VM exits, expected at least %" PRIu64 "\n",
-				vm_exits, exit_loop_min_vm_exits(&opts));
+				vm_exits, exit_loop_min_vm_exits(&opts) * opts.vms);
 			return EXIT_WRONG;
 		}
 		vm_exits_all += vm_exits;
 		seconds_all += seconds;
 	}
 	exit_counts_print(&counts, &opts, seconds, stdout);
-	printf("kvm-exits: runs=%" PRIu32 " vm_exits=%" PRIu64
-	       " vm_exits_per_sec=%.0f", opts.runs, vm_exits_all,
+	printf("kvm-exits: runs=%" PRIu32 " vms=%" PRIu32 " vm_exits=%" PRIu64
+	       " vm_exits_per_sec=%.0f", opts.runs, opts.vms, vm_exits_all,
 	       seconds_all > 0 ? vm_exits_all / seconds_all : 0.0);
 	if (asi && read_asi_stats(&asi_enters1, &asi_exits1) == 0)
 		printf(" asi_enters=%" PRIu64 " asi_exits=%" PRIu64

@@ -116,13 +116,14 @@ KMEMLEAK = "/sys/kernel/debug/kmemleak"
 
 
 def test_kvm_vm_churn(guest):
-    """Create, run and destroy 1000 VMs: no instance left, nothing leaked."""
+    """Create, run and destroy 1000 VMs, two at a time in one process:
+    no instance left, nothing leaked."""
     leaks = "kmemleak=on" in guest.cmdline.split()
     if leaks:
         # Forget what was allocated before: only the churn's leaks count.
         guest.check(f"echo clear > {KMEMLEAK}")
-    r = parse_exits(guest.check("kvm-exits -l hlt -r 1000", timeout=600))
-    assert int(r["hlt"]) == 1
+    r = parse_exits(guest.check("kvm-exits -l hlt -v 2 -r 500", timeout=600))
+    assert int(r["hlt"]) == 2
     if "asi=on" in guest.cmdline.split():
         assert kvm_stats(guest)["instances"] == 0
     if leaks:
@@ -134,3 +135,18 @@ def test_kvm_vm_churn(guest):
         print(f"{guest.name}: 1000 VMs created and destroyed, kmemleak: {n} "
               "unreferenced objects")
         assert n == 0, report[:4000]
+
+
+def test_kvm_instances(guest):
+    """VMs of one process share its kvm restricted space; two processes, two."""
+    if "asi=on" not in guest.cmdline.split():
+        return
+    forever = "kvm-exits -l cpuid -n 4000000000"
+    one = guest.check(f"{forever} -v 2 & a=$!; sleep 3; cat {STATS}; "
+                      "kill $a; wait $a; true", timeout=120)
+    two = guest.check(f"{forever} & a=$!; {forever} & b=$!; sleep 3; "
+                      f"cat {STATS}; kill $a $b; wait $a $b; true", timeout=120)
+    inst = re.compile(r"^class kvm index \d+ instances (\d+)", re.M)
+    assert inst.search(one).group(1) == "1"
+    assert inst.search(two).group(1) == "2"
+    assert kvm_stats(guest)["instances"] == 0

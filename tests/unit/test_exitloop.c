@@ -78,6 +78,8 @@ static const char *const bad_args[][4] = {
 	{ "-p", "65536", NULL },
 	{ "-l", "mmio2", NULL },
 	{ "-r", "0", NULL },
+	{ "-v", "0", NULL },
+	{ "-v", "17", NULL },
 	{ "-r", "1000001", NULL },
 	{ "-x", NULL },
 	{ "-n", NULL },			/* missing argument */
@@ -99,7 +101,7 @@ static void test_parse_bad(void **state)
 
 static void test_guest_code_io(void **state)
 {
-	struct exit_opts o = { .loop = LOOP_IO, .iterations = 0x12345678, .port = 0xabcd };
+	struct exit_opts o = { .loop = LOOP_IO, .iterations = 0x12345678, .port = 0xabcd, .vms = 1 };
 	uint8_t buf[64];
 	int len;
 
@@ -123,7 +125,7 @@ static void test_guest_code_io(void **state)
 
 static void test_guest_code_hlt(void **state)
 {
-	struct exit_opts o = { .loop = LOOP_HLT };
+	struct exit_opts o = { .loop = LOOP_HLT, .vms = 1 };
 	uint8_t buf[4];
 
 	(void)state;
@@ -133,7 +135,7 @@ static void test_guest_code_hlt(void **state)
 
 static void test_guest_code_too_small(void **state)
 {
-	struct exit_opts o = { .loop = LOOP_IO, .iterations = 1 };
+	struct exit_opts o = { .loop = LOOP_IO, .iterations = 1, .vms = 1 };
 	uint8_t buf[8];
 
 	(void)state;
@@ -167,7 +169,7 @@ static void test_parse_new_loops(void **state)
 
 static void test_guest_code_cpuid_mmio(void **state)
 {
-	struct exit_opts o = { .loop = LOOP_CPUID, .iterations = 0x01020304 };
+	struct exit_opts o = { .loop = LOOP_CPUID, .iterations = 0x01020304, .vms = 1 };
 	uint8_t buf[64];
 	int len;
 
@@ -191,9 +193,26 @@ static void test_guest_code_cpuid_mmio(void **state)
 	assert_int_equal(buf[len - 1], 0xf4);
 }
 
+static void test_two_vms(void **state)
+{
+	const char *args[] = { "-v", "2", "-n", "3", NULL };
+	struct exit_counts one = { .io = 3, .hlt = 1 }, sum = { 0 };
+	struct exit_opts o;
+
+	(void)state;
+	assert_int_equal(parse(&o, args), 0);
+	assert_int_equal(o.vms, 2);
+	exit_counts_sum(&sum, &one);
+	/* One VM's exits are not enough for two. */
+	assert_int_equal(exit_counts_check(&sum, &o, devnull), -1);
+	exit_counts_sum(&sum, &one);
+	assert_int_equal(exit_counts_check(&sum, &o, devnull), 0);
+	assert_true(sum.io == 6 && sum.hlt == 2);
+}
+
 static void test_min_vm_exits(void **state)
 {
-	struct exit_opts o = { .loop = LOOP_CPUID, .iterations = 4294967295u };
+	struct exit_opts o = { .loop = LOOP_CPUID, .iterations = 4294967295u, .vms = 1 };
 
 	(void)state;
 	assert_true(exit_loop_min_vm_exits(&o) == 4294967296ull);
@@ -240,7 +259,7 @@ static void io_exit(struct kvm_run *run, uint16_t port, uint8_t dir)
 
 static void test_counts_io_loop(void **state)
 {
-	struct exit_opts o = { .loop = LOOP_IO, .iterations = 3, .port = 0x80 };
+	struct exit_opts o = { .loop = LOOP_IO, .iterations = 3, .port = 0x80, .vms = 1 };
 	struct exit_counts c = { 0 };
 	struct kvm_run run;
 	int i;
@@ -260,7 +279,7 @@ static void test_counts_io_loop(void **state)
 
 static void test_counts_wrong_io(void **state)
 {
-	struct exit_opts o = { .loop = LOOP_IO, .iterations = 1, .port = 0x80 };
+	struct exit_opts o = { .loop = LOOP_IO, .iterations = 1, .port = 0x80, .vms = 1 };
 	struct exit_counts c = { 0 };
 	struct kvm_run run;
 
@@ -275,7 +294,7 @@ static void test_counts_wrong_io(void **state)
 
 static void test_counts_unexpected_reasons(void **state)
 {
-	struct exit_opts o = { .loop = LOOP_HLT };
+	struct exit_opts o = { .loop = LOOP_HLT, .vms = 1 };
 	struct exit_counts c = { 0 };
 	struct kvm_run run;
 
@@ -293,7 +312,7 @@ static void test_counts_unexpected_reasons(void **state)
 
 static void test_counts_check_missing_exits(void **state)
 {
-	struct exit_opts o = { .loop = LOOP_IO, .iterations = 1000 };
+	struct exit_opts o = { .loop = LOOP_IO, .iterations = 1000, .vms = 1 };
 	struct exit_counts c = { .io = 999, .hlt = 1 };
 
 	(void)state;
@@ -306,7 +325,7 @@ static void test_counts_check_missing_exits(void **state)
 
 static void test_counts_print(void **state)
 {
-	struct exit_opts o = { .loop = LOOP_IO, .iterations = 2 };
+	struct exit_opts o = { .loop = LOOP_IO, .iterations = 2, .vms = 1 };
 	struct exit_counts c = { .io = 2, .hlt = 1 };
 	char buf[512] = "";
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
@@ -338,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_parse_new_loops),
 		cmocka_unit_test(test_guest_code_cpuid_mmio),
 		cmocka_unit_test(test_min_vm_exits),
+		cmocka_unit_test(test_two_vms),
 		cmocka_unit_test(test_asi_stats_parse),
 	};
 
