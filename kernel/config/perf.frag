@@ -6,3 +6,6 @@ CONFIG_PROVE_LOCKING=n
 CONFIG_DEBUG_VM=n
 CONFIG_DEBUG_VIRTUAL=n
 CONFIG_DEBUG_ATOMIC_SLEEP=n
+# As production kernels: static keys patch code instead of reading memory
+# that restricted spaces do not map.
+CONFIG_JUMP_LABEL=y
