@@ -36,14 +36,26 @@ KMAKE := $(MAKE) -C $(TREE) O=$(KOBJ) ARCH=x86_64 CC="ccache gcc" \
 	 HOSTCC="ccache gcc" LOCALVERSION= -j$(JOBS)
 CONFIG_FRAGMENTS := $(sort $(wildcard $(TOP)/kernel/config/*.config))
 
-GUEST_PROGS := $(UBUILD)/kvm-exits
+GUEST_PROGS := $(UBUILD)/kvm-exits tests/kvm/kvm-selftests
+# The kernel's own KVM selftests run in the guest with asi=on and asi=off:
+# those that pass under TCG's SVM (see tests/README.md for the others).
+KVM_SELFTESTS := cpuid_test cr4_cpuid_sync_test exit_on_emulation_failure_test \
+	fix_hypercall_test get_msr_index_features hwcr_msr_test kvm_pv_test \
+	platform_info_test recalc_apic_map_test set_boot_cpu_id set_sregs_test \
+	smm_test state_test svm_int_ctl_test svm_nested_shutdown_test \
+	svm_vmcall_test sync_regs_test triple_fault_event_test tsc_msrs_test \
+	userspace_io_test userspace_msr_exit_test
+KVM_SELFTESTS_GENERIC := guest_print_test kvm_binary_stats_test
+KSFT_OUT := $(UBUILD)/kvm-selftests
+# What the initramfs gets: /usr/lib/kvm-selftests/
+KSFT_RUN := $(UBUILD)/ksft-run/kvm-selftests
 # Debian programs copied into the initramfs with their libraries.
 GUEST_EXTRA := /usr/bin/stress-ng
 ASICTL := $(if $(wildcard asictl/Makefile),$(UBUILD)/asictl)
 
 .PHONY: all help deps kernel-tree kernel kernel-config kernel-export \
 	kernel-reset kernel-status series-check guest-progs asictl initramfs \
-	kernel-perf measure \
+	kernel-perf measure kvm-selftests \
 	run test test-unit test-kunit test-system clean distclean
 
 all: kernel initramfs
@@ -111,14 +123,28 @@ $(UBUILD)/kvm-exits: tests/kvm/kvm-exits.c tests/kvm/exitloop.c tests/kvm/exitlo
 	@mkdir -p $(UBUILD)
 	$(MAKE) -C tests/kvm O=$(UBUILD)
 
-guest-progs: deps $(GUEST_PROGS)
+guest-progs: deps $(GUEST_PROGS) kvm-selftests
+
+# Static, against the UAPI headers of our tree; rebuilt with the kernel.
+kvm-selftests: kernel-config
+	+$(KMAKE) headers
+	@mkdir -p $(KSFT_OUT)
+	+$(MAKE) -C $(TREE)/tools/testing/selftests/kvm OUTPUT=$(KSFT_OUT) \
+		KHDR_INCLUDES="-isystem $(KOBJ)/usr/include" CC="ccache gcc" \
+		LDFLAGS="-static -pthread -no-pie" \
+		$(addprefix $(KSFT_OUT)/x86_64/,$(KVM_SELFTESTS)) \
+		$(addprefix $(KSFT_OUT)/,$(KVM_SELFTESTS_GENERIC)) >/dev/null
+	@rm -rf $(KSFT_RUN) && mkdir -p $(KSFT_RUN)
+	@cp $(addprefix $(KSFT_OUT)/x86_64/,$(KVM_SELFTESTS)) \
+		$(addprefix $(KSFT_OUT)/,$(KVM_SELFTESTS_GENERIC)) $(KSFT_RUN)/
 
 asictl: deps
 	$(if $(ASICTL),$(MAKE) -C asictl O=$(UBUILD),@echo "asictl: not in this tree yet")
 
 initramfs: guest-progs asictl
 	@mkdir -p $(BUILD)
-	vm/mkinitramfs.sh $(INITRD) $(GUEST_PROGS) $(ASICTL) $(GUEST_EXTRA)
+	vm/mkinitramfs.sh $(INITRD) $(GUEST_PROGS) $(ASICTL) $(GUEST_EXTRA) \
+		$(KSFT_RUN)
 
 run: kernel initramfs
 	vm/run-qemu.sh -m shell -a "$(CMDLINE)" -l $(LOGS)/run-console.log

@@ -4,7 +4,7 @@
 # programs. Dynamically linked programs get the shared libraries they need
 # copied next to them, as initramfs-tools' copy_exec does.
 #
-#   mkinitramfs.sh OUTPUT.cpio.gz PROGRAM...
+#   mkinitramfs.sh OUTPUT.cpio.gz PROGRAM|DIRECTORY...
 set -euo pipefail
 
 out=$1; shift
@@ -41,6 +41,15 @@ copy_with_libs() {
 }
 
 for prog in "$@"; do
+	if [ -d "$prog" ]; then
+		# A directory of static test programs: /usr/lib/<name>/, flat.
+		dir=$root/usr/lib/$(basename "$prog")
+		mkdir -p "$dir"
+		find "$prog" -type f -perm -u+x ! -name '*.[od]' \
+			-exec cp {} "$dir/" \;
+		strip --strip-debug "$dir"/*
+		continue
+	fi
 	copy_with_libs "$prog"
 done
 

@@ -150,3 +150,24 @@ def test_kvm_instances(guest):
     assert inst.search(one).group(1) == "1"
     assert inst.search(two).group(1) == "2"
     assert kvm_stats(guest)["instances"] == 0
+
+
+def test_kvm_selftests(guest):
+    """The kernel's own KVM selftests (the ones that pass under TCG's SVM)
+    give the same results with asi=on as with asi=off: all pass."""
+    names = guest.check("ls /usr/lib/kvm-selftests").split()
+    assert len(names) >= 20
+    asi = "asi=on" in guest.cmdline.split()
+    before = kvm_stats(guest) if asi else None
+    status, out = guest.run("kvm-selftests 300", timeout=1800)
+    results = dict(re.findall(r"kvm-selftest: (\S+) (PASS|FAIL|SKIP|TIMEOUT)", out))
+    print(f"{guest.name}: KVM selftests: " +
+          ", ".join(f"{n} {results.get(n, '?')}" for n in names))
+    assert sorted(results) == sorted(names), out
+    assert all(v in ("PASS", "SKIP") for v in results.values()), out
+    assert status == 0, out
+    if asi:
+        # They ran in the kvm class's restricted spaces, and left nothing.
+        after = kvm_stats(guest)
+        assert after["enters"] > before["enters"]
+        assert after["instances"] == 0
