@@ -42,7 +42,7 @@ GUEST_PROGS := $(UBUILD)/kvm-exits tests/kvm/kvm-selftests
 KVM_SELFTESTS := cpuid_test cr4_cpuid_sync_test exit_on_emulation_failure_test \
 	fix_hypercall_test get_msr_index_features hwcr_msr_test kvm_pv_test \
 	platform_info_test recalc_apic_map_test set_boot_cpu_id set_sregs_test \
-	smm_test state_test svm_int_ctl_test svm_nested_shutdown_test \
+	smm_test svm_int_ctl_test svm_nested_shutdown_test \
 	svm_vmcall_test sync_regs_test triple_fault_event_test tsc_msrs_test \
 	userspace_io_test userspace_msr_exit_test
 KVM_SELFTESTS_GENERIC := guest_print_test kvm_binary_stats_test
