@@ -6,6 +6,7 @@ CONFIG_PROVE_LOCKING=n
 CONFIG_DEBUG_VM=n
 CONFIG_DEBUG_VIRTUAL=n
 CONFIG_DEBUG_ATOMIC_SLEEP=n
-# As production kernels: static keys patch code instead of reading memory
-# that restricted spaces do not map.
-CONFIG_JUMP_LABEL=y
+# CONFIG_JUMP_LABEL stays off as in the test kernel: with it on, one boot
+# in four under TCG oopsed on an int3 left by jump-label patching in
+# __schedule() (asi=off), not investigated yet. Without it every static key,
+# such as a tracepoint's, is a memory read that restricted spaces fault on.
