@@ -14,6 +14,8 @@ pkgs=(
 	libmnl-dev libcmocka-dev pkg-config
 	# system tests (stress-ng runs inside the guest)
 	python3-pytest python3-pexpect stress-ng
+	# the guest's Python runtime and YNL (vm/mkpython.sh); ynl-gen-c.py
+	python3-yaml python3-jsonschema
 )
 
 missing=()
