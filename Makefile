@@ -52,10 +52,14 @@ KSFT_RUN := $(UBUILD)/ksft-run/kvm-selftests
 # Debian programs copied into the initramfs with their libraries.
 GUEST_EXTRA := /usr/bin/stress-ng
 ASICTL := $(if $(wildcard asictl/Makefile),$(UBUILD)/asictl)
+# Python 3 and the tree's YNL library for the guest, with these specs.
+PYROOT := $(UBUILD)/pyroot
+GUEST_SPECS := $(wildcard uapi/*.yaml)
 
 .PHONY: all help deps kernel-tree kernel kernel-config kernel-export \
-	kernel-reset kernel-status series-check guest-progs asictl initramfs \
-	kernel-perf measure kvm-selftests \
+	kernel-reset kernel-status series-check ynl-gen ynl-check guest-progs \
+	asictl initramfs \
+	kernel-perf measure kvm-selftests pyroot \
 	run test test-unit test-kunit test-system clean distclean
 
 all: kernel initramfs
@@ -68,6 +72,7 @@ help:
 	@echo "  kernel-tree    extract linux-source-6.12 to build/linux and apply kernel/patches"
 	@echo "  kernel         configure and build build/obj/arch/x86/boot/bzImage"
 	@echo "  asictl         build the asictl CLI"
+	@echo "  pyroot         Python 3 and YNL (ynl CLI, netlink specs) for the guest"
 	@echo "  initramfs      build build/initramfs.cpio.gz with busybox and our programs"
 	@echo "  kvm-selftests  build the kernel's KVM selftests that the guest runs (static)"
 	@echo "  kernel-perf    the measurement kernel (no lockdep/DEBUG_VM) in build/obj-perf"
@@ -82,6 +87,9 @@ help:
 	@echo "  kernel-reset   drop local work in build/linux, re-apply kernel/patches"
 	@echo "  kernel-status  what build/linux holds"
 	@echo "  series-check   checkpatch every patch of the series"
+	@echo "Netlink ABI (see uapi/README.md):"
+	@echo "  ynl-gen        regenerate uapi/linux/asi.h and uapi/kernel/* from uapi/asi.yaml"
+	@echo "  ynl-check      fail if uapi/ or the tree's copies differ from what uapi/asi.yaml generates"
 	@echo "Cleaning:"
 	@echo "  clean          remove build outputs, keep the kernel tree and ccache"
 	@echo "  distclean      remove build/ entirely"
@@ -122,6 +130,13 @@ kernel-status:
 series-check: kernel-tree
 	@scripts/series-check.sh $(TREE)
 
+# The netlink ABI: uapi/asi.yaml through the tree's ynl-gen-c.py.
+ynl-gen:
+	@TREE=$(TREE) scripts/ynl-gen.sh
+
+ynl-check: kernel-tree
+	@TREE=$(TREE) scripts/ynl-gen.sh --check
+
 $(UBUILD)/kvm-exits: tests/kvm/kvm-exits.c tests/kvm/exitloop.c tests/kvm/exitloop.h
 	@mkdir -p $(UBUILD)
 	$(MAKE) -C tests/kvm O=$(UBUILD)
@@ -144,10 +159,13 @@ kvm-selftests: kernel-config
 asictl: deps
 	$(if $(ASICTL),$(MAKE) -C asictl O=$(UBUILD),@echo "asictl: not in this tree yet")
 
-initramfs: guest-progs asictl
+pyroot: kernel-tree
+	vm/mkpython.sh $(PYROOT) $(TREE) $(GUEST_SPECS)
+
+initramfs: guest-progs asictl pyroot
 	@mkdir -p $(BUILD)
-	vm/mkinitramfs.sh $(INITRD) $(GUEST_PROGS) $(ASICTL) $(GUEST_EXTRA) \
-		$(KSFT_RUN)
+	vm/mkinitramfs.sh -r $(PYROOT) $(INITRD) $(GUEST_PROGS) $(ASICTL) \
+		$(GUEST_EXTRA) $(KSFT_RUN)
 
 run: kernel initramfs
 	vm/run-qemu.sh -m shell -a "$(CMDLINE)" -l $(LOGS)/run-console.log
@@ -155,6 +173,7 @@ run: kernel initramfs
 test: deps
 	@rm -rf $(RESULTS)
 	@rc=0; \
+	$(MAKE) --no-print-directory ynl-check || rc=1; \
 	$(MAKE) --no-print-directory test-unit || rc=1; \
 	$(MAKE) --no-print-directory test-kunit || rc=1; \
 	$(MAKE) --no-print-directory test-system || rc=1; \

@@ -4,9 +4,18 @@
 # programs. Dynamically linked programs get the shared libraries they need
 # copied next to them, as initramfs-tools' copy_exec does.
 #
-#   mkinitramfs.sh OUTPUT.cpio.gz PROGRAM|DIRECTORY...
+#   mkinitramfs.sh [-r TREE]... OUTPUT.cpio.gz PROGRAM|DIRECTORY...
+#     -r TREE   a prepared tree copied over / as it is (vm/mkpython.sh's)
 set -euo pipefail
 
+trees=()
+while getopts "r:" opt; do
+	case $opt in
+	r) trees+=("$OPTARG") ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
 out=$1; shift
 here=$(cd "$(dirname "$0")" && pwd)
 busybox=${BUSYBOX:-/bin/busybox}
@@ -29,6 +38,10 @@ cp "$here/motd" "$root/etc/motd"
 echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
 echo "nobody:x:65534:65534:nobody:/:/bin/sh" >>"$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
+
+for tree in "${trees[@]}"; do
+	cp -a "$tree/." "$root/"
+done
 
 copy_with_libs() {
 	local prog=$1 lib
