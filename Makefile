@@ -60,7 +60,7 @@ GUEST_SPECS := $(wildcard uapi/*.yaml)
 	kernel-reset kernel-status series-check ynl-gen ynl-check guest-progs \
 	asictl initramfs \
 	kernel-perf measure kvm-selftests pyroot \
-	run test test-unit test-kunit test-system clean distclean
+	run test test-unit test-kunit test-system fuzz clean distclean
 
 all: kernel initramfs
 
@@ -81,6 +81,7 @@ help:
 	@echo "  test-unit      cmocka tests of our userspace C code"
 	@echo "  test-kunit     boot once per asi=on/off with our KUnit suites, parse KTAP"
 	@echo "  test-system    pytest suite driving the guest over its serial console"
+	@echo "  fuzz           libFuzzer on asictl's parsers, FUZZ_SECONDS (30) per target"
 	@echo "  measure        VM exits/s asi=on vs asi=off and ASI exits per 1000 VM exits"
 	@echo "Kernel patch workflow (see kernel/README.md):"
 	@echo "  kernel-export  regenerate kernel/patches from the commits in build/linux"
@@ -158,6 +159,9 @@ kvm-selftests: kernel-config
 
 asictl: deps
 	$(if $(ASICTL),$(MAKE) -C asictl O=$(UBUILD),@echo "asictl: not in this tree yet")
+
+fuzz: deps
+	$(MAKE) -C asictl O=$(UBUILD) fuzz
 
 pyroot: kernel-tree
 	vm/mkpython.sh $(PYROOT) $(TREE) $(GUEST_SPECS)

@@ -10,8 +10,9 @@ pkgs=(
 	cpio dwarves ccache xz-utils git rsync perl python3
 	# VM
 	qemu-system-x86 busybox-static
-	# userspace: asictl, unit tests
-	libmnl-dev libcmocka-dev pkg-config
+	# userspace: asictl, unit tests; its fuzz targets (make fuzz) and
+	# the check of its man page
+	libmnl-dev libcmocka-dev pkg-config clang libclang-rt-14-dev groff-base
 	# system tests (stress-ng runs inside the guest)
 	python3-pytest python3-pexpect stress-ng
 	# the guest's Python runtime and YNL (vm/mkpython.sh); ynl-gen-c.py

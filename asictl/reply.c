@@ -1,0 +1,783 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Replies: acks, errors with their extack, and the attributes of each
+ * reply, checked before use. A message or attribute that does not fit in
+ * what was received, or an attribute whose size does not match its type,
+ * makes the reply malformed (-EBADMSG); attributes this version does not
+ * know are skipped, so a newer kernel still works.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+
+#include "asictl.h"
+
+void asictl_err_set(struct asictl_err *e, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	memset(e, 0, sizeof(*e));
+	e->err = err;
+	if (fmt) {
+		va_start(ap, fmt);
+		vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+		va_end(ap);
+	}
+}
+
+int asictl_err_exit(const struct asictl_err *e)
+{
+	if (!e->err)
+		return ASICTL_EXIT_OK;
+	if (e->absent)
+		return ASICTL_EXIT_DISABLED;
+	if (e->err == -EPERM || e->err == -EACCES)
+		return ASICTL_EXIT_PERM;
+	if (e->kernel)
+		return ASICTL_EXIT_KERNEL;
+	return ASICTL_EXIT_SYSTEM;
+}
+
+void asictl_err_print(FILE *fp, const char *what, const struct asictl_err *e)
+{
+	if (e->absent) {
+		fprintf(fp, "asictl: ASI is disabled: the kernel has no '%s' "
+			"generic netlink family (booted with asi=off, or built "
+			"without ASI)\n", ASI_FAMILY_NAME);
+		return;
+	}
+	fprintf(fp, "asictl: %s: ", what);
+	if (e->kernel && e->msg[0])
+		fprintf(fp, "%s", e->msg);
+	else if (e->kernel)
+		fprintf(fp, "%s", strerror(-e->err));
+	else
+		fprintf(fp, "%s%s%s", e->msg, e->msg[0] ? ": " : "",
+			strerror(-e->err));
+	if (e->attr[0])
+		fprintf(fp, " (attribute '%s')", e->attr);
+	if (e->kernel && e->msg[0])
+		fprintf(fp, " (%s)", strerror(-e->err));
+	fputc('\n', fp);
+	if (e->err == -EPERM || e->err == -EACCES)
+		fprintf(fp, "asictl: permission denied: changing ASI needs "
+			"CAP_NET_ADMIN and CAP_SYS_ADMIN (run as root)\n");
+}
+
+/* ---- attributes ---- */
+
+enum atype { A_NONE, A_U8, A_U16, A_U32, A_UINT, A_STR, A_NEST, A_FLAG };
+
+struct aspec {
+	const char *name;
+	enum atype type;
+};
+
+struct aset {
+	const char *name;
+	const struct aspec *spec;
+	unsigned int max;
+	bool array;		/* a nest of entries of any type (1, 2, ...) */
+};
+
+#define ASET(n, s) { n, s, sizeof(s) / sizeof(s[0]) - 1, false }
+
+static const struct aspec status_spec[ASI_A_STATUS_MAX + 1] = {
+	[ASI_A_STATUS_ENABLED] = { "enabled", A_U8 },
+	[ASI_A_STATUS_PCID] = { "pcid", A_U8 },
+	[ASI_A_STATUS_CLASSES] = { "classes", A_U32 },
+	[ASI_A_STATUS_GLOBAL_NONSENSITIVE_BYTES] = { "global-nonsensitive-bytes", A_UINT },
+	[ASI_A_STATUS_STUN_DEFAULT] = { "stun-default", A_U32 },
+	[ASI_A_STATUS_MARKS] = { "marks", A_U32 },
+};
+
+static const struct aspec stats_spec[ASI_A_STATS_MAX + 1] = {
+	[ASI_A_STATS_ENTERS] = { "enters", A_UINT },
+	[ASI_A_STATS_EXITS_EXPLICIT] = { "exits-explicit", A_UINT },
+	[ASI_A_STATS_EXITS_PAGE_FAULT] = { "exits-page-fault", A_UINT },
+	[ASI_A_STATS_EXITS_SCHEDULE] = { "exits-schedule", A_UINT },
+	[ASI_A_STATS_EXITS_RETURN_TO_USER] = { "exits-return-to-user", A_UINT },
+	[ASI_A_STATS_EXITS_MM_SWITCH] = { "exits-mm-switch", A_UINT },
+	[ASI_A_STATS_TLB_FLUSHES] = { "tlb-flushes", A_UINT },
+	[ASI_A_STATS_FAULTS_HANDLED] = { "faults-handled", A_UINT },
+	[ASI_A_STATS_L1D_FLUSHES] = { "l1d-flushes", A_UINT },
+	[ASI_A_STATS_CPU_BUFFER_CLEARS] = { "cpu-buffer-clears", A_UINT },
+	[ASI_A_STATS_STUNS] = { "stuns", A_UINT },
+	[ASI_A_STATS_STUNNED_NS] = { "stunned-ns", A_UINT },
+	[ASI_A_STATS_CPU] = { "cpu", A_U32 },
+};
+
+static const struct aspec class_spec[ASI_A_CLASS_MAX + 1] = {
+	[ASI_A_CLASS_ID] = { "id", A_U32 },
+	[ASI_A_CLASS_NAME] = { "name", A_STR },
+	[ASI_A_CLASS_FLAGS] = { "flags", A_U32 },
+	[ASI_A_CLASS_INSTANCES] = { "instances", A_U32 },
+	[ASI_A_CLASS_STUN] = { "stun", A_U32 },
+	[ASI_A_CLASS_STATS] = { "stats", A_NEST },
+	[ASI_A_CLASS_PER_CPU] = { "per-cpu", A_FLAG },
+	[ASI_A_CLASS_CPU_STATS] = { "cpu-stats", A_NEST },
+};
+
+static const struct aspec mark_spec[ASI_A_MARK_MAX + 1] = {
+	[ASI_A_MARK_ID] = { "id", A_U32 },
+	[ASI_A_MARK_KIND] = { "kind", A_U32 },
+	[ASI_A_MARK_ADDR] = { "addr", A_UINT },
+	[ASI_A_MARK_LEN] = { "len", A_UINT },
+	[ASI_A_MARK_NAME] = { "name", A_STR },
+	[ASI_A_MARK_PAGES] = { "pages", A_UINT },
+};
+
+static const struct aspec exit_spec[ASI_A_EXIT_MAX + 1] = {
+	[ASI_A_EXIT_ADDR] = { "addr", A_UINT },
+	[ASI_A_EXIT_IP] = { "ip", A_UINT },
+	[ASI_A_EXIT_SYMBOL] = { "symbol", A_STR },
+	[ASI_A_EXIT_COUNT] = { "count", A_UINT },
+	[ASI_A_EXIT_CLASS_ID] = { "class-id", A_U32 },
+	[ASI_A_EXIT_CLASS_NAME] = { "class-name", A_STR },
+	[ASI_A_EXIT_TOP] = { "top", A_U32 },
+};
+
+static const struct aspec ctrl_spec[CTRL_ATTR_MCAST_GROUPS + 1] = {
+	[CTRL_ATTR_FAMILY_ID] = { "family-id", A_U16 },
+	[CTRL_ATTR_FAMILY_NAME] = { "family-name", A_STR },
+	[CTRL_ATTR_VERSION] = { "version", A_U32 },
+	[CTRL_ATTR_OPS] = { "ops", A_NEST },
+	[CTRL_ATTR_MCAST_GROUPS] = { "mcast-groups", A_NEST },
+};
+
+static const struct aspec ctrl_op_spec[CTRL_ATTR_OP_MAX + 1] = {
+	[CTRL_ATTR_OP_ID] = { "op-id", A_U32 },
+	[CTRL_ATTR_OP_FLAGS] = { "op-flags", A_U32 },
+};
+
+static const struct aspec ctrl_grp_spec[CTRL_ATTR_MCAST_GRP_MAX + 1] = {
+	[CTRL_ATTR_MCAST_GRP_NAME] = { "name", A_STR },
+	[CTRL_ATTR_MCAST_GRP_ID] = { "id", A_U32 },
+};
+
+static const struct aspec array_spec[1] = { { "entry", A_NEST } };
+
+static const struct aset status_set = ASET("status", status_spec);
+static const struct aset stats_set = ASET("stats", stats_spec);
+static const struct aset class_set = ASET("class", class_spec);
+static const struct aset mark_set = ASET("mark", mark_spec);
+static const struct aset exit_set = ASET("exit", exit_spec);
+static const struct aset ctrl_set = ASET("ctrl", ctrl_spec);
+static const struct aset ctrl_op_set = ASET("ctrl op", ctrl_op_spec);
+static const struct aset ctrl_grp_set = ASET("ctrl group", ctrl_grp_spec);
+static const struct aset array_set = { "array", array_spec, 0, true };
+
+static int bad(struct asictl_err *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int bad(struct asictl_err *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	memset(e, 0, sizeof(*e));
+	e->err = -EBADMSG;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	return -EBADMSG;
+}
+
+static bool size_ok(enum atype t, const struct nlattr *a)
+{
+	uint16_t n = mnl_attr_get_payload_len(a);
+	const char *p = mnl_attr_get_payload(a);
+
+	switch (t) {
+	case A_U8:
+		return n == 1;
+	case A_U16:
+		return n == 2;
+	case A_U32:
+		return n == 4;
+	case A_UINT:
+		return n == 4 || n == 8;
+	case A_STR:
+		return n >= 1 && p[n - 1] == '\0';
+	case A_FLAG:
+		return n == 0;
+	default:
+		return true;
+	}
+}
+
+typedef int (*attr_fn)(const struct nlattr *a, unsigned int type, void *arg,
+		       struct asictl_err *e);
+
+/*
+ * Walk the attributes in @data: each must fit and have the size of its
+ * type; @fn gets the known ones, in order (multi-attr entries included).
+ */
+static int walk(const void *data, size_t len, const struct aset *set,
+		attr_fn fn, void *arg, struct asictl_err *e)
+{
+	const struct nlattr *a = data;
+	unsigned int type;
+	int err;
+
+	while (len > 0) {
+		if (len < sizeof(*a) || a->nla_len < sizeof(*a) ||
+		    a->nla_len > len)
+			return bad(e, "malformed reply: truncated attribute in %s",
+				   set->name);
+		type = set->array ? 0 : mnl_attr_get_type(a);
+		if (type <= set->max && set->spec[type].name) {
+			if (!size_ok(set->spec[type].type, a))
+				return bad(e, "malformed reply: attribute %s.%s has a bad size (%u bytes)",
+					   set->name, set->spec[type].name,
+					   mnl_attr_get_payload_len(a));
+			err = fn(a, type, arg, e);
+			if (err)
+				return err;
+		}
+		if ((size_t)MNL_ALIGN(a->nla_len) >= len)
+			break;
+		len -= MNL_ALIGN(a->nla_len);
+		a = (const struct nlattr *)((const char *)a + MNL_ALIGN(a->nla_len));
+	}
+	return 0;
+}
+
+static int walk_nest(const struct nlattr *nest, const struct aset *set,
+		     attr_fn fn, void *arg, struct asictl_err *e)
+{
+	return walk(mnl_attr_get_payload(nest), mnl_attr_get_payload_len(nest),
+		    set, fn, arg, e);
+}
+
+static int walk_msg(const struct nlmsghdr *nlh, const struct aset *set,
+		    attr_fn fn, void *arg, struct asictl_err *e)
+{
+	size_t hl = NLMSG_HDRLEN + GENL_HDRLEN;
+
+	if (nlh->nlmsg_len < hl)
+		return bad(e, "malformed reply: message too short (%u bytes)",
+			   nlh->nlmsg_len);
+	return walk((const char *)nlh + hl, nlh->nlmsg_len - hl, set, fn, arg,
+		    e);
+}
+
+static uint64_t get_uint(const struct nlattr *a)
+{
+	return mnl_attr_get_payload_len(a) == 8 ? mnl_attr_get_u64(a) :
+						  mnl_attr_get_u32(a);
+}
+
+static int set_str(char **dst, const struct nlattr *a, struct asictl_err *e)
+{
+	char *s = strdup(mnl_attr_get_str(a));
+
+	if (!s) {
+		asictl_err_set(e, -ENOMEM, "out of memory");
+		return -ENOMEM;
+	}
+	free(*dst);
+	*dst = s;
+	return 0;
+}
+
+/* ---- status ---- */
+
+static int status_attr(const struct nlattr *a, unsigned int type, void *arg,
+		       struct asictl_err *e)
+{
+	struct asictl_status *st = arg;
+
+	(void)e;
+	st->has |= 1u << type;
+	switch (type) {
+	case ASI_A_STATUS_ENABLED:
+		st->enabled = mnl_attr_get_u8(a);
+		break;
+	case ASI_A_STATUS_PCID:
+		st->pcid = mnl_attr_get_u8(a);
+		break;
+	case ASI_A_STATUS_CLASSES:
+		st->classes = mnl_attr_get_u32(a);
+		break;
+	case ASI_A_STATUS_GLOBAL_NONSENSITIVE_BYTES:
+		st->global_nonsensitive_bytes = get_uint(a);
+		break;
+	case ASI_A_STATUS_STUN_DEFAULT:
+		st->stun_default = mnl_attr_get_u32(a);
+		break;
+	case ASI_A_STATUS_MARKS:
+		st->marks = mnl_attr_get_u32(a);
+		break;
+	}
+	return 0;
+}
+
+int asictl_parse_status(const struct nlmsghdr *nlh, struct asictl_status *st,
+			struct asictl_err *e)
+{
+	memset(st, 0, sizeof(*st));
+	return walk_msg(nlh, &status_set, status_attr, st, e);
+}
+
+/* ---- class and stats ---- */
+
+static int stats_attr(const struct nlattr *a, unsigned int type, void *arg,
+		      struct asictl_err *e)
+{
+	struct asictl_stats *s = arg;
+
+	(void)e;
+	s->has |= 1u << type;
+	s->v[type] = type == ASI_A_STATS_CPU ? mnl_attr_get_u32(a) : get_uint(a);
+	return 0;
+}
+
+static int class_attr(const struct nlattr *a, unsigned int type, void *arg,
+		      struct asictl_err *e)
+{
+	struct asictl_class *c = arg;
+	struct asictl_stats *cpus;
+
+	c->has |= 1u << type;
+	switch (type) {
+	case ASI_A_CLASS_ID:
+		c->id = mnl_attr_get_u32(a);
+		break;
+	case ASI_A_CLASS_NAME:
+		return set_str(&c->name, a, e);
+	case ASI_A_CLASS_FLAGS:
+		c->flags = mnl_attr_get_u32(a);
+		break;
+	case ASI_A_CLASS_INSTANCES:
+		c->instances = mnl_attr_get_u32(a);
+		break;
+	case ASI_A_CLASS_STUN:
+		c->stun = mnl_attr_get_u32(a);
+		break;
+	case ASI_A_CLASS_STATS:
+		memset(&c->stats, 0, sizeof(c->stats));
+		return walk_nest(a, &stats_set, stats_attr, &c->stats, e);
+	case ASI_A_CLASS_CPU_STATS:
+		cpus = realloc(c->cpus, (c->ncpus + 1) * sizeof(*cpus));
+		if (!cpus) {
+			asictl_err_set(e, -ENOMEM, "out of memory");
+			return -ENOMEM;
+		}
+		c->cpus = cpus;
+		memset(&cpus[c->ncpus], 0, sizeof(*cpus));
+		return walk_nest(a, &stats_set, stats_attr, &cpus[c->ncpus++], e);
+	}
+	return 0;
+}
+
+int asictl_parse_class(const struct nlmsghdr *nlh, struct asictl_class *c,
+		       struct asictl_err *e)
+{
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	err = walk_msg(nlh, &class_set, class_attr, c, e);
+	if (err)
+		asictl_class_free(c);
+	return err;
+}
+
+void asictl_class_free(struct asictl_class *c)
+{
+	free(c->name);
+	free(c->cpus);
+	c->name = NULL;
+	c->cpus = NULL;
+	c->ncpus = 0;
+}
+
+/* ---- mark ---- */
+
+static int mark_attr(const struct nlattr *a, unsigned int type, void *arg,
+		     struct asictl_err *e)
+{
+	struct asictl_mark *m = arg;
+
+	m->has |= 1u << type;
+	switch (type) {
+	case ASI_A_MARK_ID:
+		m->id = mnl_attr_get_u32(a);
+		break;
+	case ASI_A_MARK_KIND:
+		m->kind = mnl_attr_get_u32(a);
+		break;
+	case ASI_A_MARK_ADDR:
+		m->addr = get_uint(a);
+		break;
+	case ASI_A_MARK_LEN:
+		m->len = get_uint(a);
+		break;
+	case ASI_A_MARK_NAME:
+		return set_str(&m->name, a, e);
+	case ASI_A_MARK_PAGES:
+		m->pages = get_uint(a);
+		break;
+	}
+	return 0;
+}
+
+int asictl_parse_mark(const struct nlmsghdr *nlh, struct asictl_mark *m,
+		      struct asictl_err *e)
+{
+	int err;
+
+	memset(m, 0, sizeof(*m));
+	err = walk_msg(nlh, &mark_set, mark_attr, m, e);
+	if (err)
+		asictl_mark_free(m);
+	return err;
+}
+
+void asictl_mark_free(struct asictl_mark *m)
+{
+	free(m->name);
+	m->name = NULL;
+}
+
+/* ---- exit ---- */
+
+static int exit_attr(const struct nlattr *a, unsigned int type, void *arg,
+		     struct asictl_err *e)
+{
+	struct asictl_exit_ent *x = arg;
+
+	x->has |= 1u << type;
+	switch (type) {
+	case ASI_A_EXIT_ADDR:
+		x->addr = get_uint(a);
+		break;
+	case ASI_A_EXIT_IP:
+		x->ip = get_uint(a);
+		break;
+	case ASI_A_EXIT_SYMBOL:
+		return set_str(&x->symbol, a, e);
+	case ASI_A_EXIT_COUNT:
+		x->count = get_uint(a);
+		break;
+	case ASI_A_EXIT_CLASS_ID:
+		x->class_id = mnl_attr_get_u32(a);
+		break;
+	case ASI_A_EXIT_CLASS_NAME:
+		return set_str(&x->class_name, a, e);
+	}
+	return 0;
+}
+
+int asictl_parse_exit(const struct nlmsghdr *nlh, struct asictl_exit_ent *x,
+		      struct asictl_err *e)
+{
+	int err;
+
+	memset(x, 0, sizeof(*x));
+	err = walk_msg(nlh, &exit_set, exit_attr, x, e);
+	if (err)
+		asictl_exit_free(x);
+	return err;
+}
+
+void asictl_exit_free(struct asictl_exit_ent *x)
+{
+	free(x->symbol);
+	free(x->class_name);
+	x->symbol = x->class_name = NULL;
+}
+
+/* ---- the genetlink controller's family reply ---- */
+
+struct grp {
+	const char *name;
+	uint32_t id;
+	bool has_id;
+};
+
+static int grp_attr(const struct nlattr *a, unsigned int type, void *arg,
+		    struct asictl_err *e)
+{
+	struct grp *g = arg;
+
+	(void)e;
+	if (type == CTRL_ATTR_MCAST_GRP_NAME)
+		g->name = mnl_attr_get_str(a);
+	else if (type == CTRL_ATTR_MCAST_GRP_ID) {
+		g->id = mnl_attr_get_u32(a);
+		g->has_id = true;
+	}
+	return 0;
+}
+
+static int grps_attr(const struct nlattr *a, unsigned int type, void *arg,
+		     struct asictl_err *e)
+{
+	struct asictl_family *f = arg;
+	struct grp g = { 0 };
+	int err;
+
+	(void)type;
+	if (mnl_attr_get_payload_len(a) < sizeof(struct nlattr))
+		return bad(e, "malformed reply: empty multicast group");
+	err = walk_nest(a, &ctrl_grp_set, grp_attr, &g, e);
+	if (err)
+		return err;
+	if (g.name && g.has_id && !strcmp(g.name, ASI_MCGRP_MONITOR))
+		f->monitor_group = g.id;
+	return 0;
+}
+
+static int op_attr(const struct nlattr *a, unsigned int type, void *arg,
+		   struct asictl_err *e)
+{
+	uint32_t *id = arg;
+
+	(void)e;
+	if (type == CTRL_ATTR_OP_ID)
+		*id = mnl_attr_get_u32(a);
+	return 0;
+}
+
+static int ops_attr(const struct nlattr *a, unsigned int type, void *arg,
+		    struct asictl_err *e)
+{
+	struct asictl_family *f = arg;
+	uint32_t id = 0;
+	int err;
+
+	(void)type;
+	err = walk_nest(a, &ctrl_op_set, op_attr, &id, e);
+	if (err)
+		return err;
+	if (id <= ASI_CMD_MAX)
+		f->ops[id / 32] |= 1u << (id % 32);
+	return 0;
+}
+
+static int ctrl_attr(const struct nlattr *a, unsigned int type, void *arg,
+		     struct asictl_err *e)
+{
+	struct asictl_family *f = arg;
+
+	switch (type) {
+	case CTRL_ATTR_FAMILY_ID:
+		f->id = mnl_attr_get_u16(a);
+		break;
+	case CTRL_ATTR_VERSION:
+		f->version = mnl_attr_get_u32(a);
+		break;
+	case CTRL_ATTR_OPS:
+		f->ops_known = true;
+		return walk_nest(a, &array_set, ops_attr, f, e);
+	case CTRL_ATTR_MCAST_GROUPS:
+		return walk_nest(a, &array_set, grps_attr, f, e);
+	}
+	return 0;
+}
+
+int asictl_parse_family(const struct nlmsghdr *nlh, struct asictl_family *f,
+			struct asictl_err *e)
+{
+	int err;
+
+	memset(f, 0, sizeof(*f));
+	err = walk_msg(nlh, &ctrl_set, ctrl_attr, f, e);
+	if (err)
+		return err;
+	if (!f->id)
+		return bad(e, "malformed reply: the controller gave no family id");
+	return 0;
+}
+
+bool asictl_family_has_op(const struct asictl_family *f, unsigned int cmd)
+{
+	if (!f->ops_known)
+		return true;
+	return cmd <= ASI_CMD_MAX && (f->ops[cmd / 32] >> (cmd % 32) & 1);
+}
+
+/* ---- acks, errors, dumps ---- */
+
+/* The attribute at @offs of our request, named after its set. */
+static void name_bad_attr(const struct nlmsghdr *req, uint32_t offs,
+			  struct asictl_err *e)
+{
+	const struct genlmsghdr *g = mnl_nlmsg_get_payload(req);
+	const struct nlattr *a = (const void *)((const char *)req + offs);
+	const struct aset *set;
+	unsigned int type;
+
+	if (offs < NLMSG_HDRLEN + GENL_HDRLEN ||
+	    (uint64_t)offs + sizeof(*a) > req->nlmsg_len || req->nlmsg_type == GENL_ID_CTRL)
+		return;
+	switch (g->cmd) {
+	case ASI_CMD_STATUS_GET:
+		set = &status_set;
+		break;
+	case ASI_CMD_MARK_ADD:
+	case ASI_CMD_MARK_DEL:
+	case ASI_CMD_MARK_GET:
+		set = &mark_set;
+		break;
+	case ASI_CMD_EXITS_GET:
+		set = &exit_set;
+		break;
+	default:
+		set = &class_set;
+		break;
+	}
+	type = mnl_attr_get_type(a);
+	if (type <= set->max && set->spec[type].name)
+		snprintf(e->attr, sizeof(e->attr), "%s", set->spec[type].name);
+	else
+		snprintf(e->attr, sizeof(e->attr), "%u", type);
+}
+
+/* Extack TLVs; a malformed one is ignored so the errno still shows. */
+static void parse_extack(const struct nlmsghdr *req, const void *data,
+			 size_t len, struct asictl_err *e)
+{
+	const struct nlattr *a = data;
+	uint16_t n;
+
+	while (len >= sizeof(*a) && a->nla_len >= sizeof(*a) &&
+	       a->nla_len <= len) {
+		n = mnl_attr_get_payload_len(a);
+		switch (mnl_attr_get_type(a)) {
+		case NLMSGERR_ATTR_MSG:
+			if (n && ((const char *)mnl_attr_get_payload(a))[n - 1] == '\0')
+				snprintf(e->msg, sizeof(e->msg), "%s",
+					 mnl_attr_get_str(a));
+			break;
+		case NLMSGERR_ATTR_OFFS:
+			if (n == 4)
+				name_bad_attr(req, mnl_attr_get_u32(a), e);
+			break;
+		case NLMSGERR_ATTR_MISS_TYPE:
+			if (n == 4 && !e->msg[0])
+				snprintf(e->msg, sizeof(e->msg),
+					 "a required attribute (%u) is missing",
+					 mnl_attr_get_u32(a));
+			break;
+		}
+		if ((size_t)MNL_ALIGN(a->nla_len) >= len)
+			break;
+		len -= MNL_ALIGN(a->nla_len);
+		a = (const void *)((const char *)a + MNL_ALIGN(a->nla_len));
+	}
+}
+
+static int kernel_err(const struct nlmsghdr *req, int err, const void *tlv,
+		      size_t tlvlen, struct asictl_err *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->err = err;
+	e->kernel = true;
+	if (tlv)
+		parse_extack(req, tlv, tlvlen, e);
+	return err;
+}
+
+/* NLMSG_ERROR: 0 for an ack, else the kernel's error. */
+static int error_msg(const struct nlmsghdr *req, const struct nlmsghdr *nlh,
+		     struct asictl_err *e)
+{
+	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
+	size_t off = NLMSG_HDRLEN + sizeof(*err);
+
+	if (nlh->nlmsg_len < off)
+		return bad(e, "malformed reply: truncated error message");
+	if (err->error > 0 || err->error < -4095)
+		return bad(e, "malformed reply: error %d", err->error);
+	if (!err->error)
+		return 0;
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return kernel_err(req, err->error, NULL, 0, e);
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED)) {
+		if (err->msg.nlmsg_len < NLMSG_HDRLEN)
+			return kernel_err(req, err->error, NULL, 0, e);
+		off += NLMSG_ALIGN(err->msg.nlmsg_len - NLMSG_HDRLEN);
+	}
+	if (off > nlh->nlmsg_len)
+		return kernel_err(req, err->error, NULL, 0, e);
+	return kernel_err(req, err->error, (const char *)nlh + off,
+			  nlh->nlmsg_len - off, e);
+}
+
+/* NLMSG_DONE: 0, or the error that ended the dump. */
+static int done_msg(const struct nlmsghdr *req, const struct nlmsghdr *nlh,
+		    struct asictl_err *e)
+{
+	size_t off = NLMSG_HDRLEN + sizeof(int);
+	int err;
+
+	if (nlh->nlmsg_len < off)
+		return 0;	/* old kernels: no errno */
+	memcpy(&err, mnl_nlmsg_get_payload(nlh), sizeof(err));
+	if (err >= 0)
+		return 0;
+	if (err < -4095)
+		return bad(e, "malformed reply: dump error %d", err);
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return kernel_err(req, err, NULL, 0, e);
+	off = NLMSG_ALIGN(off);
+	if (off > nlh->nlmsg_len)
+		return kernel_err(req, err, NULL, 0, e);
+	return kernel_err(req, err, (const char *)nlh + off,
+			  nlh->nlmsg_len - off, e);
+}
+
+int asictl_process(const struct nlmsghdr *req, uint32_t portid,
+		   const void *buf, size_t len, asictl_msg_cb cb, void *data,
+		   struct asictl_err *e)
+{
+	const struct nlmsghdr *nlh = buf;
+	int err;
+
+	if (!len)
+		return bad(e, "malformed reply: empty message");
+	while (len > 0) {
+		if (len < sizeof(*nlh) || nlh->nlmsg_len < sizeof(*nlh) ||
+		    nlh->nlmsg_len > len)
+			return bad(e, "malformed reply: truncated message (%zu bytes left)",
+				   len);
+		/* Not ours: a notification or a stale reply. */
+		if (nlh->nlmsg_seq != req->nlmsg_seq ||
+		    (portid && nlh->nlmsg_pid && nlh->nlmsg_pid != portid))
+			goto next;
+		switch (nlh->nlmsg_type) {
+		case NLMSG_NOOP:
+			break;
+		case NLMSG_ERROR:
+			return error_msg(req, nlh, e);
+		case NLMSG_DONE:
+			return done_msg(req, nlh, e);
+		case NLMSG_OVERRUN:
+			return bad(e, "netlink overrun");
+		default:
+			if (nlh->nlmsg_type != req->nlmsg_type)
+				return bad(e, "malformed reply: unexpected message type %u",
+					   nlh->nlmsg_type);
+			if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
+				return bad(e, "malformed reply: message too short (%u bytes)",
+					   nlh->nlmsg_len);
+			err = cb ? cb(nlh, data, e) : 0;
+			if (err)
+				return err;
+			/* A do without NLM_F_ACK ends with its reply. */
+			if (!(req->nlmsg_flags & (NLM_F_ACK | NLM_F_DUMP)))
+				return 0;
+		}
+next:
+		if (NLMSG_ALIGN(nlh->nlmsg_len) >= len)
+			break;
+		len -= NLMSG_ALIGN(nlh->nlmsg_len);
+		nlh = (const void *)((const char *)nlh + NLMSG_ALIGN(nlh->nlmsg_len));
+	}
+	return 1;
+}
