@@ -12,6 +12,8 @@ annotation patch). With asi=off no class exists and KVM works as before.
 
 import re
 
+import pytest
+
 from conftest import BUILD
 from guest import Guest
 from test_boot import parse_exits
@@ -76,6 +78,29 @@ def siblings(guest):
         lo, _, hi = part.partition("-")
         cpus += range(int(lo), int(hi or lo) + 1)
     return cpus[:2] if len(cpus) >= 2 else None
+
+
+@pytest.mark.parametrize("loop,n", [("io-kernel", 2000), ("cpuid", 2000),
+                                    ("mmio", 2000), ("hlt", 1)])
+def test_kvm_exit_loops(guest, loop, n):
+    """Each exit loop gives exactly its VM exits (kvm-exits checks them
+    against what userspace saw and the vCPU's own count, exit status 0),
+    with asi=on every ASI enter is matched by an exit once the VM is gone,
+    and the ASI exits per 1000 VM exits are reported. The test kernel has
+    lockdep, which leaves the space on every exit: the figures that count
+    are make measure's."""
+    out = guest.check(f"kvm-exits -l {loop} -n {n}", timeout=300)
+    m = re.search(r"kvm-exits: (runs=.*)", out)
+    assert m, out
+    r = dict(kv.split("=", 1) for kv in m.group(1).split())
+    assert int(r["vm_exits"]) >= n
+    if "asi=on" in guest.cmdline.split():
+        assert int(r["asi_enters"]) == int(r["asi_exits"]) > 0, r
+        assert kvm_stats(guest)["instances"] == 0
+        print(f"{guest.name}: {loop}: {r['vm_exits']} VM exits, "
+              f"{r['asi_exits_per_1000']} ASI exits per 1000")
+    else:
+        assert "asi_enters" not in r, r
 
 
 def test_kvm_sibling_stun(guest):

@@ -1,0 +1,440 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The asi generic netlink family, driven from inside the guest.
+
+Requests go through the kernel tree's YNL library (/usr/lib/ynl/lib in the
+initramfs) with the family's spec, from a small script that runs a batch of
+requests and prints one JSON result per request, so each guest command
+checks many things. Raw requests (bad attributes) are built by hand on the
+library's socket. With asi=off the family must be absent.
+"""
+
+import json
+import re
+import shlex
+
+import pytest
+
+SPEC = "/usr/share/ynl/specs/asi.yaml"
+SCRIPT = "/tmp/asinl.py"
+
+# Runs the requests given as JSON in argv[1]; prints a JSON list of results:
+# {"ok": reply}, {"errno": n, "extack": {...}}, {"nofamily": text},
+# {"ntf": [notifications]}.
+HELPER = r'''
+import ctypes, json, os, socket, struct, sys
+sys.path.insert(0, "/usr/lib/ynl")
+from lib import YnlFamily, NlError
+from lib.ynl import NlMsgs
+
+def raw(ynl, req):
+    flags = 0x1 | 0x4 | (0x300 if req.get("dumpflag") else 0)
+    msg = ynl.nlproto.message(flags, req["raw"], 1, 77)
+    msg += bytes.fromhex(req.get("payload", ""))
+    msg = struct.pack("I", len(msg) + 4) + msg     # ynl leaves out nlmsg_len
+    ynl.sock.send(msg, 0)
+    ynl.sock.settimeout(20)
+    while True:
+        try:
+            data = ynl.sock.recv(131072)
+        except socket.timeout:
+            return {"timeout": True}
+        for m in NlMsgs(data):
+            if m.error or m.done:
+                return {"errno": -m.error if m.error else 0,
+                        "extack": {k: v for k, v in (m.extack or {}).items()
+                                   if isinstance(v, (int, str))}}
+
+def one(ynl, req):
+    try:
+        if "do" in req:
+            return {"ok": ynl.do(req["do"], req.get("attrs", {}))}
+        if "dump" in req:
+            return {"ok": ynl.dump(req["dump"], req.get("attrs", {}))}
+        if "raw" in req:
+            return raw(ynl, req)
+        if "sub" in req:
+            global mon
+            mon = YnlFamily(SPEC, schema="")
+            mon.ntf_subscribe("monitor")
+            return {"ok": None}
+        if "ntf" in req:
+            mon.check_ntf()
+            out = [dict(name=n["name"], msg=n["msg"]) for n in mon.async_msg_queue]
+            mon.async_msg_queue.clear()
+            return {"ntf": out}
+    except NlError as e:
+        ext = {k: v for k, v in (e.nl_msg.extack or {}).items()
+               if isinstance(v, (int, str))}
+        return {"errno": e.error, "extack": ext}
+
+def drop(how):
+    """nobody: run as uid/gid 65534; caps:HEX: keep only these capabilities."""
+    if how == "nobody":
+        os.setgroups([])
+        os.setgid(65534)
+        os.setuid(65534)
+    elif how.startswith("caps:"):
+        m = int(how[5:], 16)
+        hdr = struct.pack("Ii", 0x20080522, 0)
+        data = struct.pack("6I", m & 0xffffffff, m & 0xffffffff, 0,
+                           m >> 32, m >> 32, 0)
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.syscall(126, hdr, data):
+            raise OSError(ctypes.get_errno(), "capset")
+
+SPEC = "%s"
+mon = None
+if len(sys.argv) > 2:
+    drop(sys.argv[2])
+try:
+    ynl = YnlFamily(SPEC, schema="")
+except Exception as e:
+    if "not supported by the kernel" not in str(e):
+        raise
+    print(json.dumps([{"nofamily": str(e)}]))
+    sys.exit(0)
+print(json.dumps([one(ynl, r) for r in json.loads(sys.argv[1])], default=str))
+''' % SPEC
+
+ASI_CMD_CLASS_GET = 2
+ASI_CMD_STUN_GET = 4
+ASI_CMD_STUN_SET = 5
+ASI_A_CLASS_ID = 1
+ASI_A_CLASS_NAME = 2
+EPERM, ENOENT, EINVAL, ERANGE, EOPNOTSUPP = 1, 2, 22, 34, 95
+
+
+def nla(kind, payload):
+    """One netlink attribute, padded, as hex."""
+    n = 4 + len(payload)
+    pad = (4 - n % 4) % 4
+    return (n.to_bytes(2, "little") + kind.to_bytes(2, "little") + payload
+            + b"\0" * pad).hex()
+
+
+def install(guest):
+    guest.check(f"cat > {SCRIPT} <<'ASINL_EOF'\n{HELPER}\nASINL_EOF")
+
+
+# Capabilities 0-40 but one, for "caps:" below.
+ALL_CAPS = (1 << 41) - 1
+CAP_SYS_ADMIN, CAP_SYSLOG = 21, 34
+NOBODY = "nobody"
+NO_SYS_ADMIN = f"caps:{ALL_CAPS & ~(1 << CAP_SYS_ADMIN):x}"
+NO_SYSLOG = f"caps:{ALL_CAPS & ~(1 << CAP_SYSLOG):x}"
+
+
+def nl(guest, reqs, prefix="", drop=""):
+    """Run the requests in the guest; one result per request."""
+    cmd = (f"{prefix}/usr/bin/python3 {SCRIPT} {shlex.quote(json.dumps(reqs))}"
+           f" {drop}")
+    out = guest.check(cmd, timeout=300)
+    line = [l for l in out.splitlines() if l.startswith("[")][-1]
+    return json.loads(line)
+
+
+def ok(res):
+    assert "ok" in res, res
+    return res["ok"]
+
+
+def err(res, errno, msg=None):
+    assert res.get("errno") == errno, res
+    if msg is not None:
+        assert res["extack"].get("msg") == msg, res
+
+
+def asi_on(guest):
+    return "asi=on" in guest.cmdline.split()
+
+
+@pytest.fixture(scope="module")
+def helper(guest):
+    install(guest)
+    return guest
+
+
+def test_netlink_family_presence(helper):
+    guest = helper
+    res = nl(guest, [{"do": "status-get"}])[0]
+    if not asi_on(guest):
+        assert "nofamily" in res, res
+        return
+    st = ok(res)
+    assert st["enabled"] == 1
+    assert st["pcid"] in (0, 1)
+    assert st["classes"] >= 1
+    # What the template maps, by the kernel's own ptdump of it: at least
+    # the kernel text, and no more than the dump (which also has the
+    # cpu_entry_area that the status leaves out).
+    dump = guest.check("cat /sys/kernel/debug/page_tables/asi_global")
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+    dumped = sum(int(m.group(1)) * units[m.group(2)] for m in re.finditer(
+        r"^0x\S+-0x\S+\s+(\d+)([KMGT])\s+(?:RW|ro)\b", dump, re.M))
+    assert 1 << 20 < st["global-nonsensitive-bytes"] <= dumped, (st, dumped)
+    assert st["stun-default"] == "on"
+    assert st["marks"] == 0
+    print(f"{guest.name}: status {st}")
+
+
+def kvm_class(guest, per_cpu=False):
+    attrs = {"name": "kvm"}
+    if per_cpu:
+        attrs["per-cpu"] = True
+    return ok(nl(guest, [{"do": "class-get", "attrs": attrs}])[0])
+
+
+def test_netlink_classes(helper):
+    guest = helper
+    if not asi_on(guest):
+        pytest.skip("needs asi=on")
+    kvm = kvm_class(guest, per_cpu=True)
+    kid = kvm["id"]
+    lo, _, hi = guest.check("cat /sys/devices/system/cpu/possible").strip().partition("-")
+    ncpu = int(hi or lo) + 1
+    assert kvm["name"] == "kvm"
+    assert kvm["flags"] == {"map-standard"} or kvm["flags"] in (
+        ["map-standard"], "{'map-standard'}")
+    assert kvm["stun"] == "on"
+    assert "enters" in kvm["stats"]
+    assert len(kvm["cpu-stats"]) == ncpu
+    assert sorted(c["cpu"] for c in kvm["cpu-stats"]) == list(range(ncpu))
+
+    r = nl(guest, [
+        {"do": "class-get", "attrs": {"id": kid}},
+        {"dump": "class-get", "attrs": {}},
+        {"do": "class-get", "attrs": {"id": kid, "name": "kvm"}},
+        {"do": "class-get", "attrs": {}},
+        {"do": "class-get", "attrs": {"name": "nosuch"}},
+        {"do": "class-get", "attrs": {"id": 3 if kid != 3 else 2}},
+        {"do": "class-get", "attrs": {"id": kid + 1, "name": "kvm"}},
+        {"do": "class-get", "attrs": {"id": 0}},
+        {"do": "class-get", "attrs": {"id": 1000}},
+    ])
+    assert ok(r[0])["name"] == "kvm"
+    assert "cpu-stats" not in ok(r[0])
+    assert "kvm" in [c["name"] for c in ok(r[1])]
+    assert ok(r[2])["id"] == kid
+    err(r[3], EINVAL, "class id or name is required")
+    err(r[4], ENOENT, "no class with this name")
+    err(r[5], ENOENT, "no class with this id")
+    err(r[6], EINVAL, "class id and name do not match")
+    assert r[7].get("errno") in (EINVAL, ERANGE), r[7]      # policy: min 1
+    err(r[8], ENOENT, "no class with this id")
+
+
+def siblings(guest):
+    text = guest.check(
+        "cat /sys/devices/system/cpu/cpu0/topology/thread_siblings_list").strip()
+    cpus = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        cpus += range(int(lo), int(hi or lo) + 1)
+    return cpus[:2] if len(cpus) >= 2 else None
+
+
+def test_netlink_stats_and_exits(helper):
+    guest = helper
+    if not asi_on(guest):
+        pytest.skip("needs asi=on")
+    kid = kvm_class(guest)["id"]
+    r = nl(guest, [{"do": "stats-reset", "attrs": {"id": kid}},
+                   {"do": "class-get", "attrs": {"id": kid}},
+                   {"dump": "exits-get", "attrs": {"class-id": kid}}])
+    ok(r[0])
+    assert ok(r[1])["stats"]["enters"] == 0
+    assert ok(r[2]) == []
+
+    guest.check("kvm-exits -l cpuid -n 1000", timeout=300)
+    r = nl(guest, [{"do": "class-get", "attrs": {"id": kid}},
+                   {"dump": "exits-get", "attrs": {}},
+                   {"dump": "exits-get", "attrs": {"top": 2}},
+                   {"dump": "exits-get", "attrs": {"class-id": kid, "top": 1024}},
+                   {"dump": "exits-get", "attrs": {"class-id": 77}},
+                   {"dump": "exits-get", "attrs": {"top": 0}},
+                   {"dump": "exits-get", "attrs": {"top": 1025}}])
+    st = ok(r[0])["stats"]
+    assert st["enters"] >= 1000, st
+    assert st["exits-page-fault"] > 0, st
+    exits = ok(r[1])
+    assert exits, "no exits after 1000 VM exits"
+    counts = [e["count"] for e in exits]
+    assert counts == sorted(counts, reverse=True)
+    assert sum(counts) <= st["exits-page-fault"]
+    for e in exits:
+        assert e["class-id"] == kid and e["class-name"] == "kvm"
+        assert e["symbol"] and e["addr"] != 0 and e["ip"] != 0
+    assert ok(r[2]) == exits[:2]
+    assert len(ok(r[3])) == len(exits)
+    err(r[4], ENOENT, "no class with this id")
+    assert r[5].get("errno") in (EINVAL, ERANGE), r[5]
+    assert r[6].get("errno") in (EINVAL, ERANGE), r[6]
+    print(f"{guest.name}: after 1000 cpuid exits: enters {st['enters']}, "
+          f"page-fault exits {st['exits-page-fault']}, {len(exits)} places, "
+          f"top: {exits[0]['symbol']} x{exits[0]['count']}")
+
+    r = nl(guest, [{"do": "stats-reset", "attrs": {}},
+                   {"do": "class-get", "attrs": {"id": kid, "per-cpu": True}},
+                   {"dump": "exits-get", "attrs": {}},
+                   {"do": "stats-reset", "attrs": {"id": 77}}])
+    ok(r[0])
+    cls = ok(r[1])
+    assert all(v == 0 for v in cls["stats"].values()), cls["stats"]
+    for c in cls["cpu-stats"]:
+        assert all(v == 0 for k, v in c.items() if k != "cpu"), c
+    assert ok(r[2]) == []
+    err(r[3], ENOENT, "no class with this id")
+
+
+def test_netlink_stun(helper):
+    guest = helper
+    if not asi_on(guest):
+        pytest.skip("needs asi=on")
+    kid = kvm_class(guest)["id"]
+    param = "/sys/module/kvm/parameters/asi_stun"
+    r = nl(guest, [
+        {"sub": 1},
+        {"do": "stun-get", "attrs": {}},
+        {"do": "stun-set", "attrs": {"id": kid, "stun": "off"}},
+        {"do": "stun-get", "attrs": {"id": kid}},
+        {"do": "stun-get", "attrs": {}},
+        {"do": "stun-set", "attrs": {}},
+        {"do": "stun-set", "attrs": {"id": 77, "stun": "on"}},
+        {"raw": ASI_CMD_STUN_SET, "payload": nla(5, (2).to_bytes(4, "little"))},
+        {"ntf": 1},
+    ])
+    assert ok(r[1]) == {"stun": "on"}
+    ok(r[2])
+    assert ok(r[3]) == {"id": kid, "stun": "off"}
+    assert ok(r[4]) == {"stun": "on"}
+    assert r[5].get("errno") == EINVAL, r[5]
+    assert r[5]["extack"].get("msg") == "stun policy is required", r[5]
+    err(r[6], ENOENT, "no class with this id")
+    assert r[7].get("errno") in (EINVAL, ERANGE), r[7]      # policy: max 1
+    assert r[8]["ntf"] == [{"name": "stun-ntf",
+                            "msg": {"id": kid, "stun": "off"}}], r[8]
+    assert guest.check(f"cat {param}").strip() == "N"
+
+    # KVM honours the class policy: no stuns while it is off.
+    pair = siblings(guest)
+    assert pair, "the test VM has no SMT siblings"
+    both = (f"taskset -c {pair[0]} kvm-exits -l cpuid -n 5000 & "
+            f"taskset -c {pair[1]} kvm-exits -l cpuid -n 5000; wait %1")
+    try:
+        ok(nl(guest, [{"do": "stats-reset", "attrs": {"id": kid}}])[0])
+        guest.check(both, timeout=300)
+        off = kvm_class(guest)["stats"]
+        r = nl(guest, [{"do": "stun-set", "attrs": {"stun": "on"}},
+                       {"do": "stun-get", "attrs": {"id": kid}},
+                       {"do": "stats-reset", "attrs": {"id": kid}}])
+        assert ok(r[1]) == {"id": kid, "stun": "on"}
+        guest.check(both, timeout=300)
+        on = kvm_class(guest)["stats"]
+    finally:
+        guest.check(f"echo 1 > {param}")
+    assert off["stuns"] == 0 and off["stunned-ns"] == 0, off
+    assert off["enters"] >= 10000, off
+    assert on["stuns"] > 0, on
+    print(f"{guest.name}: stun off: {off['stuns']} stuns in {off['enters']} "
+          f"enters; on: {on['stuns']} stuns, {on['stunned-ns'] / 1e6:.0f} ms")
+
+    # Global: every class and the default; the parameter follows.
+    r = nl(guest, [{"sub": 1},
+                   {"do": "stun-set", "attrs": {"stun": "off"}},
+                   {"do": "stun-get", "attrs": {}},
+                   {"do": "stun-get", "attrs": {"id": kid}},
+                   {"do": "status-get"},
+                   {"ntf": 1},
+                   {"do": "stun-set", "attrs": {"stun": "on"}},
+                   {"do": "stun-get", "attrs": {"id": kid}}])
+    assert ok(r[2]) == {"stun": "off"}
+    assert ok(r[3]) == {"id": kid, "stun": "off"}
+    assert ok(r[4])["stun-default"] == "off"
+    assert r[5]["ntf"] == [{"name": "stun-ntf", "msg": {"stun": "off"}}], r[5]
+    assert ok(r[7]) == {"id": kid, "stun": "on"}
+    assert guest.check(f"cat {param}").strip() == "Y"
+    # Writing the parameter sets the class policy.
+    r = nl(guest, [{"do": "stun-get", "attrs": {"id": kid}}],
+           prefix=f"echo N > {param}; ")
+    assert ok(r[0]) == {"id": kid, "stun": "off"}
+    r = nl(guest, [{"do": "stun-get", "attrs": {"id": kid}}],
+           prefix=f"echo Y > {param}; ")
+    assert ok(r[0]) == {"id": kid, "stun": "on"}
+
+
+def test_netlink_permissions(helper):
+    guest = helper
+    if not asi_on(guest):
+        pytest.skip("needs asi=on")
+    kid = kvm_class(guest)["id"]
+    guest.check("kvm-exits -l cpuid -n 200", timeout=300)
+    reqs = [{"do": "status-get"},
+            {"do": "stats-reset", "attrs": {}},
+            {"do": "stun-set", "attrs": {"stun": "off"}},
+            {"do": "mark-add", "attrs": {"kind": "symbol", "name": "jiffies"}},
+            {"dump": "exits-get", "attrs": {"top": 1}}]
+    r = nl(guest, reqs, drop=NOBODY)
+    ok(r[0])
+    for res in r[1:4]:
+        assert res.get("errno") == EPERM, res
+
+    # CAP_NET_ADMIN (GENL_ADMIN_PERM) is not enough.
+    r = nl(guest, reqs, drop=NO_SYS_ADMIN)
+    ok(r[0])
+    err(r[1], EPERM, "CAP_SYS_ADMIN is required")
+    err(r[2], EPERM, "CAP_SYS_ADMIN is required")
+    assert ok(nl(guest, [{"do": "stun-get", "attrs": {"id": kid}}])[0])["stun"] == "on"
+
+    # Addresses per kptr_restrict: 1 hides them from readers without
+    # CAP_SYSLOG only, 2 from everyone.
+    old = guest.check("cat /proc/sys/kernel/kptr_restrict").strip()
+    try:
+        guest.check("echo 1 > /proc/sys/kernel/kptr_restrict")
+        root = ok(nl(guest, [reqs[4]])[0])
+        hidden = ok(nl(guest, [reqs[4]], drop=NO_SYSLOG)[0])
+        nobody_sees = ok(nl(guest, [reqs[4]], drop=NOBODY)[0])
+        guest.check("echo 2 > /proc/sys/kernel/kptr_restrict")
+        root2 = ok(nl(guest, [reqs[4]])[0])
+    finally:
+        guest.check(f"echo {old} > /proc/sys/kernel/kptr_restrict")
+    assert root and root[0]["addr"] != 0 and root[0]["ip"] != 0, root
+    assert hidden and hidden[0]["addr"] == 0 and hidden[0]["symbol"], hidden
+    assert nobody_sees and nobody_sees[0]["ip"] == 0, nobody_sees
+    assert root2 and root2[0]["addr"] == 0 and root2[0]["ip"] == 0, root2
+
+
+def test_netlink_malformed(helper):
+    guest = helper
+    if not asi_on(guest):
+        pytest.skip("needs asi=on")
+    u32 = lambda v: v.to_bytes(4, "little")
+    r = nl(guest, [
+        # unknown attribute type (strict validation)
+        {"raw": ASI_CMD_STUN_GET, "payload": nla(9, u32(1))},
+        # id as a u16
+        {"raw": ASI_CMD_CLASS_GET, "payload": nla(ASI_A_CLASS_ID, b"\1\0")},
+        # name longer than 15
+        {"raw": ASI_CMD_CLASS_GET,
+         "payload": nla(ASI_A_CLASS_NAME, b"x" * 40 + b"\0")},
+        # name without its NUL
+        {"raw": ASI_CMD_CLASS_GET, "payload": nla(ASI_A_CLASS_NAME, b"kvm")},
+        # truncated attribute header
+        {"raw": ASI_CMD_CLASS_GET, "payload": "0800"},
+        # attribute longer than the message
+        {"raw": ASI_CMD_CLASS_GET, "payload": "4000010001000000"},
+        # unknown command, and a notification id as a request
+        {"raw": 99},
+        {"raw": 11},
+        # a dump of a do-only command
+        {"raw": ASI_CMD_STUN_GET, "dumpflag": 1},
+        # marks are not there yet
+        {"do": "mark-get", "attrs": {"id": 1}},
+    ])
+    for res in r[:6]:
+        assert res.get("errno") in (EINVAL, ERANGE), res
+    assert "msg" in r[0]["extack"] or "bad-attr-offs" in r[0]["extack"], r[0]
+    for res in r[6:9]:
+        assert res.get("errno") == EOPNOTSUPP, res
+    err(r[9], EOPNOTSUPP, "mark operations are not implemented yet")
+    print(f"{guest.name}: malformed: " + ", ".join(
+        f"{x.get('errno')}:{x.get('extack', {}).get('msg', '-')}" for x in r))
