@@ -101,7 +101,7 @@ ASI_CMD_STUN_GET = 4
 ASI_CMD_STUN_SET = 5
 ASI_A_CLASS_ID = 1
 ASI_A_CLASS_NAME = 2
-EPERM, ENOENT, EINVAL, ERANGE, EOPNOTSUPP = 1, 2, 22, 34, 95
+EPERM, ENOENT, EFAULT, EEXIST, EINVAL, ERANGE, EOPNOTSUPP = 1, 2, 14, 17, 22, 34, 95
 
 
 def nla(kind, payload):
@@ -427,14 +427,153 @@ def test_netlink_malformed(helper):
         {"raw": 11},
         # a dump of a do-only command
         {"raw": ASI_CMD_STUN_GET, "dumpflag": 1},
-        # marks are not there yet
-        {"do": "mark-get", "attrs": {"id": 1}},
+        # no such mark
+        {"do": "mark-get", "attrs": {"id": 4242}},
     ])
     for res in r[:6]:
         assert res.get("errno") in (EINVAL, ERANGE), res
     assert "msg" in r[0]["extack"] or "bad-attr-offs" in r[0]["extack"], r[0]
     for res in r[6:9]:
         assert res.get("errno") == EOPNOTSUPP, res
-    err(r[9], EOPNOTSUPP, "mark operations are not implemented yet")
+    err(r[9], ENOENT, "no mark with this id")
     print(f"{guest.name}: malformed: " + ", ".join(
         f"{x.get('errno')}:{x.get('extack', {}).get('msg', '-')}" for x in r))
+
+
+def ksym(guest, name):
+    """The address of a kernel symbol, from /proc/kallsyms."""
+    out = guest.check(f"grep -m1 ' {name}$' /proc/kallsyms")
+    return int(out.split()[0], 16)
+
+
+def ptdump_maps(dump, addr):
+    """Whether the ptdump has a present mapping covering addr."""
+    for m in re.finditer(r"^0x([0-9a-f]+)-0x([0-9a-f]+)\s+\d+[KMGTP]\s+(.*)$",
+                         dump, re.M):
+        if int(m.group(1), 16) <= addr < int(m.group(2), 16):
+            return bool(re.search(r"\b(RW|ro)\b", m.group(3)))
+    return False
+
+
+def test_netlink_mark_errors(helper):
+    guest = helper
+    if not asi_on(guest):
+        pytest.skip("needs asi=on")
+    page = 4096
+    jif = ksym(guest, "jiffies") & ~(page - 1)
+    text = ksym(guest, "_stext") & ~(page - 1)
+    rng = lambda a, n: {"do": "mark-add", "attrs": {"kind": "range", "addr": a, "len": n}}
+    sym = lambda n: {"do": "mark-add", "attrs": {"kind": "symbol", "name": n}}
+    cache = lambda n: {"do": "mark-add", "attrs": {"kind": "cache", "name": n}}
+    cases = [
+        ({"do": "mark-add", "attrs": {}}, EINVAL, "mark kind is required"),
+        ({"do": "mark-add", "attrs": {"kind": "range", "addr": jif}}, EINVAL,
+         "addr and len are required for a range"),
+        ({"do": "mark-add", "attrs": {"kind": "symbol"}}, EINVAL,
+         "name is required for a symbol or cache"),
+        ({"do": "mark-add", "attrs": {"kind": "range", "addr": jif, "len": page,
+                                      "name": "jiffies"}}, EINVAL,
+         "attribute does not apply to this kind"),
+        ({"do": "mark-add", "attrs": {"kind": "symbol", "name": "jiffies",
+                                      "len": page}}, EINVAL,
+         "attribute does not apply to this kind"),
+        (rng(jif, 0), EINVAL, "length is 0"),
+        (rng(jif + 8, page), EINVAL, "address is not page aligned"),
+        (rng(jif, 100), EINVAL, "length is not page aligned"),
+        (rng(2**64 - page, 2 * page), EINVAL, "range wraps around the address space"),
+        (rng(0x10000, page), EINVAL, "user address"),
+        (rng(0xffff800000000000, page), EFAULT, "range is not mapped"),
+        (rng(text, page), EEXIST, "range is already non-sensitive"),
+        (sym("no_such_symbol_x"), ENOENT, "unknown symbol"),
+        (sym("schedule"), EINVAL, "kernel text is mapped already"),
+        (sym("base_crng"), EPERM, "range holds secrets: base_crng"),
+        (sym("input_pool"), EPERM, "range holds secrets: input_pool"),
+        (cache("no_such_cache"), ENOENT, "unknown slab cache"),
+        (cache("kmalloc-64"), EOPNOTSUPP, "slab caches cannot be marked at run "
+         "time: use SLAB_GLOBAL_NONSENSITIVE"),
+        (cache("task_struct"), EEXIST, "cache is already non-sensitive"),
+        ({"do": "mark-del", "attrs": {}}, EINVAL, "mark id is required"),
+        ({"do": "mark-del", "attrs": {"id": 4242}}, ENOENT, "no mark with this id"),
+        ({"do": "mark-get", "attrs": {}}, EINVAL, "mark id is required"),
+        ({"do": "mark-get", "attrs": {"id": 4242}}, ENOENT, "no mark with this id"),
+    ]
+    r = nl(guest, [c[0] for c in cases] + [{"do": "status-get"}])
+    for (req, errno, msg), res in zip(cases, r):
+        assert res.get("errno") == errno and res["extack"].get("msg") == msg, (req, res)
+    # The attribute at fault is pointed at, where there is one.
+    for i in (3, 4, 6, 9, 12, 14, 17):
+        assert "bad-attr" in r[i]["extack"] or "bad-attr-offs" in r[i]["extack"], r[i]
+    assert ok(r[-1])["marks"] == 0
+    print(f"{guest.name}: mark errors: " + ", ".join(
+        f"{x.get('errno')}:{x.get('extack', {}).get('msg', '-')}" for x in r[:-1]))
+
+
+def test_netlink_marks(helper):
+    guest = helper
+    if not asi_on(guest):
+        pytest.skip("needs asi=on")
+    page = 4096
+    jif = ksym(guest, "jiffies") & ~(page - 1)
+    dump = guest.check(f"cat /sys/kernel/debug/page_tables/asi_global", timeout=300)
+    assert not ptdump_maps(dump, jif), hex(jif)
+
+    # By range: add, get, dump, overlap, status, monitor, del.
+    r = nl(guest, [{"sub": 1},
+                   {"do": "mark-add", "attrs": {"kind": "range", "addr": jif, "len": page}},
+                   {"do": "status-get"}, {"dump": "mark-get"}])
+    m = ok(r[1])
+    assert m["kind"] == "range" and m["addr"] == jif and m["len"] == page, m
+    assert m["pages"] == 1 and m["id"] >= 1 and "name" not in m, m
+    assert ok(r[2])["marks"] == 1
+    assert ok(r[3]) == [m]
+    mid = m["id"]
+    debugfs = guest.check("cat /sys/kernel/debug/asi/marks")
+    assert debugfs.strip() == f"{mid} range {jif:#x} {page:#x} -", debugfs
+    dump = guest.check(f"cat /sys/kernel/debug/page_tables/asi_global", timeout=300)
+    assert ptdump_maps(dump, jif), hex(jif)
+    r = nl(guest, [{"sub": 1},
+                   {"do": "mark-get", "attrs": {"id": mid}},
+                   {"do": "mark-add", "attrs": {"kind": "symbol", "name": "jiffies"}},
+                   {"do": "mark-del", "attrs": {"id": mid}},
+                   {"do": "mark-del", "attrs": {"id": mid}},
+                   {"dump": "mark-get"}, {"ntf": 1}])
+    assert ok(r[1]) == m
+    err(r[2], EEXIST, f"range overlaps mark {mid}")
+    ok(r[3])
+    err(r[4], ENOENT, "no mark with this id")
+    assert ok(r[5]) == []
+    ntf = r[6]["ntf"]
+    assert [n["name"] for n in ntf] == ["mark-del-ntf"], ntf
+    assert ntf[0]["msg"]["id"] == mid and ntf[0]["msg"]["len"] == page, ntf
+    dump = guest.check(f"cat /sys/kernel/debug/page_tables/asi_global", timeout=300)
+    assert not ptdump_maps(dump, jif), hex(jif)
+
+    # By symbol, with the notifications of a monitor.
+    r = nl(guest, [{"sub": 1},
+                   {"do": "mark-add", "attrs": {"kind": "symbol", "name": "jiffies"}},
+                   {"ntf": 1}])
+    s = ok(r[1])
+    assert s["kind"] == "symbol" and s["name"] == "jiffies" and s["addr"] == jif, s
+    assert s["len"] >= page and s["pages"] == s["len"] // page and s["id"] != mid, s
+    assert [n["name"] for n in r[2]["ntf"]] == ["mark-add-ntf"], r[2]
+    assert r[2]["ntf"][0]["msg"]["id"] == s["id"], r[2]
+    dump = guest.check(f"cat /sys/kernel/debug/page_tables/asi_global", timeout=300)
+    assert ptdump_maps(dump, jif), hex(jif)
+    # Addresses follow kptr_restrict, as for exits.
+    old = guest.check("cat /proc/sys/kernel/kptr_restrict").strip()
+    try:
+        guest.check("echo 2 > /proc/sys/kernel/kptr_restrict")
+        hidden = ok(nl(guest, [{"do": "mark-get", "attrs": {"id": s["id"]}}])[0])
+    finally:
+        guest.check(f"echo {old} > /proc/sys/kernel/kptr_restrict")
+    assert hidden["addr"] == 0 and hidden["len"] == s["len"], hidden
+    # Only root changes marks.
+    r = nl(guest, [{"do": "mark-del", "attrs": {"id": s["id"]}}], drop=NO_SYS_ADMIN)
+    err(r[0], EPERM, "CAP_SYS_ADMIN is required")
+    r = nl(guest, [{"do": "mark-del", "attrs": {"id": s["id"]}}, {"do": "status-get"}])
+    ok(r[0])
+    assert ok(r[1])["marks"] == 0
+    dump = guest.check(f"cat /sys/kernel/debug/page_tables/asi_global", timeout=300)
+    assert not ptdump_maps(dump, jif), hex(jif)
+    assert guest.check("cat /sys/kernel/debug/asi/marks").strip() == ""
+    print(f"{guest.name}: marks: range {m}, symbol {s}")
