@@ -208,3 +208,36 @@ def test_kvm_selftests(guest):
         assert not splats, splats
     finally:
         own.stop()
+
+
+TRACING = "/sys/kernel/debug/tracing"
+
+
+def test_asi_tracepoints(guest):
+    """asi:asi_enter, asi:asi_exit (with the reason) and asi:asi_exit_pf
+    (address, symbolized IP) trace what a VM does; with asi=off they stay
+    silent."""
+    guest.check(f"echo > {TRACING}/trace && echo 1 > {TRACING}/events/asi/enable")
+    try:
+        guest.check("kvm-exits -l cpuid -n 100 >/dev/null", timeout=300)
+    finally:
+        guest.check(f"echo 0 > {TRACING}/events/asi/enable")
+    trace = guest.check(f"cat {TRACING}/trace", timeout=120)
+    enters = re.findall(r" asi_enter: class=(\d+)$", trace, re.M)
+    exits = re.findall(r" asi_exit: class=(\d+) reason=(\w+)$", trace, re.M)
+    faults = re.findall(r" asi_exit_pf: class=\d+ address=0x[0-9a-f]+ ip=(\S+)$",
+                        trace, re.M)
+    if "asi=on" not in guest.cmdline.split():
+        assert not enters and not exits and not faults, trace[-2000:]
+        return
+    reasons = {}
+    for _, reason in exits:
+        reasons[reason] = reasons.get(reason, 0) + 1
+    print(f"{guest.name}: traced {len(enters)} enters, exits {reasons}, "
+          f"{len(faults)} page-fault exits")
+    assert len(enters) >= 100, trace[-2000:]
+    # The VM is gone: every enter was followed by an exit.
+    assert len(exits) == len(enters), reasons
+    # Each page-fault exit is traced twice: the switch and the fault.
+    assert len(faults) == reasons.get("page_fault", 0) > 0, reasons
+    assert all("+0x" in ip for ip in faults), faults[:5]
