@@ -487,7 +487,7 @@ def test_netlink_mark_errors(helper):
         (sym("no_such_symbol_x"), ENOENT, "unknown symbol"),
         (sym("schedule"), EINVAL, "kernel text is mapped already"),
         (sym("base_crng"), EPERM, "range holds secrets: base_crng"),
-        (sym("input_pool"), EPERM, "range holds secrets: input_pool"),
+        (sym("crngs"), EINVAL, "symbol is per-CPU or absolute: no address to mark"),
         (cache("no_such_cache"), ENOENT, "unknown slab cache"),
         (cache("kmalloc-64"), EOPNOTSUPP, "slab caches cannot be marked at run "
          "time: use SLAB_GLOBAL_NONSENSITIVE"),
