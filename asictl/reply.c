@@ -29,13 +29,25 @@ void asictl_err_set(struct asictl_err *e, int err, const char *fmt, ...)
 	}
 }
 
+/*
+ * A refusal for lack of privilege: EPERM/EACCES with no reason, or with the
+ * kernel's capability message. EPERM with another reason ("range holds
+ * secrets") is the kernel refusing the request itself.
+ */
+static bool asictl_err_is_perm(const struct asictl_err *e)
+{
+	if (e->err != -EPERM && e->err != -EACCES)
+		return false;
+	return !e->kernel || !e->msg[0] || strstr(e->msg, "CAP_");
+}
+
 int asictl_err_exit(const struct asictl_err *e)
 {
 	if (!e->err)
 		return ASICTL_EXIT_OK;
 	if (e->absent)
 		return ASICTL_EXIT_DISABLED;
-	if (e->err == -EPERM || e->err == -EACCES)
+	if (asictl_err_is_perm(e))
 		return ASICTL_EXIT_PERM;
 	if (e->kernel)
 		return ASICTL_EXIT_KERNEL;
@@ -63,7 +75,7 @@ void asictl_err_print(FILE *fp, const char *what, const struct asictl_err *e)
 	if (e->kernel && e->msg[0])
 		fprintf(fp, " (%s)", strerror(-e->err));
 	fputc('\n', fp);
-	if (e->err == -EPERM || e->err == -EACCES)
+	if (asictl_err_is_perm(e))
 		fprintf(fp, "asictl: permission denied: changing ASI needs "
 			"CAP_NET_ADMIN and CAP_SYS_ADMIN (run as root)\n");
 }

@@ -271,6 +271,25 @@ def test_asictl_marks(on):
     assert r[0] == (0, "")
     assert m["id"] not in [x["id"] for x in ok_json(r[1])]
     assert r[2][0] == KERNEL and r[3][0] == KERNEL, r
+    assert "unknown symbol" in r[3][1], r[3]
+    # The kernel's reasons reach the user.
+    r = many(g, ["asictl mark add base_crng", "asictl mark add --cache kmalloc-64",
+                 "asictl mark add --cache task_struct", "asictl mark add schedule",
+                 "asictl mark add 0x1000 4096"])
+    # Secrets are refused with EPERM, which asictl reports as a permission
+    # error (exit 4), after the kernel's reason.
+    # Refused by the kernel for what the range holds, not for privilege.
+    assert r[0][0] == KERNEL and "range holds secrets: base_crng" in r[0][1], r[0]
+    assert "permission denied" not in r[0][1], r[0]
+    for (rc, out), why in zip(r[1:], ["slab caches cannot be marked at run time",
+                                      "cache is already non-sensitive",
+                                      "kernel text is mapped already", "user address"]):
+        assert rc == KERNEL and why in out, (why, out)
+    # Text mode: the list shows the mark, by name.
+    r = many(g, ["asictl -j mark add jiffies", "asictl mark list"])
+    m = ok_json(r[0])
+    assert re.search(rf"^ *{m['id']}\b.*\bsymbol\b.*\bjiffies\b", r[1][1], re.M), r[1]
+    assert many(g, [f"asictl mark del {m['id']}"])[0] == (0, "")
 
 
 def test_asictl_monitor(on):

@@ -301,6 +301,16 @@ static void test_process_extack(void **state)
 	assert_int_equal(asictl_process(req, MOCK_PORT, rx, n, NULL, NULL, &e), -EPERM);
 	assert_string_equal(e.msg, "");
 	assert_int_equal(asictl_err_exit(&e), ASICTL_EXIT_PERM);
+
+	/* The kernel's capability message: still a permission error. */
+	n = append(rx, 0, mock_error(buf, -EPERM, "CAP_SYS_ADMIN is required", -1), 5);
+	assert_int_equal(asictl_process(req, MOCK_PORT, rx, n, NULL, NULL, &e), -EPERM);
+	assert_int_equal(asictl_err_exit(&e), ASICTL_EXIT_PERM);
+
+	/* EPERM for what the request asks: the kernel refused it. */
+	n = append(rx, 0, mock_error(buf, -EPERM, "range holds secrets: base_crng", -1), 5);
+	assert_int_equal(asictl_process(req, MOCK_PORT, rx, n, NULL, NULL, &e), -EPERM);
+	assert_int_equal(asictl_err_exit(&e), ASICTL_EXIT_KERNEL);
 }
 
 static void test_process_uncapped(void **state)
