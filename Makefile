@@ -60,7 +60,7 @@ GUEST_SPECS := $(wildcard uapi/*.yaml)
 	kernel-reset kernel-status series-check ynl-gen ynl-check guest-progs \
 	asictl initramfs \
 	kernel-perf measure kvm-selftests pyroot \
-	run test test-unit test-kunit test-system fuzz clean distclean
+	run test test-unit test-kunit test-system fuzz soak clean distclean
 
 all: kernel initramfs
 
@@ -82,6 +82,7 @@ help:
 	@echo "  test-kunit     boot once per asi=on/off with our KUnit suites, parse KTAP"
 	@echo "  test-system    pytest suite driving the guest over its serial console"
 	@echo "  fuzz           libFuzzer on asictl's parsers, FUZZ_SECONDS (30) per target"
+	@echo "  soak           the soak test for SOAK_SECONDS (600; make test runs 45)"
 	@echo "  measure        VM exits/s asi=on vs asi=off and ASI exits per 1000 VM exits"
 	@echo "Kernel patch workflow (see kernel/README.md):"
 	@echo "  kernel-export  regenerate kernel/patches from the commits in build/linux"
@@ -196,6 +197,12 @@ test-system: kernel initramfs
 		--junitxml=$(RESULTS)/system.xml; rc=$$?; \
 	$(PYTHON) $(TOP)/scripts/junit-results.py system $(RESULTS)/system.xml \
 		$(RESULTS)/system.res; exit $$rc
+
+SOAK_SECONDS ?= 600
+soak: kernel initramfs
+	@mkdir -p $(LOGS)
+	cd tests/system && ASI_BUILD=$(BUILD) ASI_SOAK_SECONDS=$(SOAK_SECONDS) \
+		$(PYTHON) -m pytest -ra -s test_asi_soak.py
 
 clean:
 	rm -rf $(KOBJ) $(UBUILD) $(LOGS) $(RESULTS) $(INITRD)
