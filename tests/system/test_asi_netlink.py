@@ -101,7 +101,7 @@ ASI_CMD_STUN_GET = 4
 ASI_CMD_STUN_SET = 5
 ASI_A_CLASS_ID = 1
 ASI_A_CLASS_NAME = 2
-EPERM, ENOENT, EFAULT, EEXIST, EINVAL, ERANGE, EOPNOTSUPP = 1, 2, 14, 17, 22, 34, 95
+EPERM, ENOENT, EFAULT, EBUSY, EEXIST, EINVAL, ERANGE, EOPNOTSUPP = 1, 2, 14, 16, 17, 22, 34, 95
 
 
 def nla(kind, payload):
@@ -503,8 +503,8 @@ def test_netlink_mark_errors(helper):
         (sym("base_crng"), EPERM, "range holds secrets: base_crng"),
         (sym("crngs"), EINVAL, "symbol is per-CPU or absolute: no address to mark"),
         (cache("no_such_cache"), ENOENT, "unknown slab cache"),
-        (cache("kmalloc-64"), EOPNOTSUPP, "slab caches cannot be marked at run "
-         "time: use SLAB_GLOBAL_NONSENSITIVE"),
+        (cache("kmalloc-64"), EBUSY,
+         "cache is shared by merged caches (boot with slab_nomerge)"),
         (cache("task_struct"), EEXIST, "cache is already non-sensitive"),
         ({"do": "mark-del", "attrs": {}}, EINVAL, "mark id is required"),
         ({"do": "mark-del", "attrs": {"id": 4242}}, ENOENT, "no mark with this id"),
@@ -590,3 +590,49 @@ def test_netlink_marks(helper):
     assert not ptdump_maps(dump, jif), hex(jif)
     assert guest.check("cat /sys/kernel/debug/asi/marks").strip() == ""
     print(f"{guest.name}: marks: range {m}, symbol {s}")
+
+
+def test_netlink_cache_marks(helper):
+    """Mark a slab cache by name: add, get, dump, debugfs, monitor, del."""
+    guest = helper
+    marks_or_skip(guest)
+    page = 4096
+    # filp is SLAB_TYPESAFE_BY_RCU, so never merged, and always has slabs.
+    assert guest.check("cat /sys/kernel/slab/filp/aliases").strip() == "0"
+    r = nl(guest, [{"sub": 1}, {"do": "status-get"},
+                   {"do": "mark-add", "attrs": {"kind": "cache", "name": "filp"}},
+                   {"do": "mark-add", "attrs": {"kind": "cache", "name": "filp"}},
+                   {"do": "status-get"}, {"dump": "mark-get"}, {"ntf": 1}])
+    before = ok(r.pop(1))
+    m = ok(r[1])
+    assert m["kind"] == "cache" and m["name"] == "filp" and m["addr"] == 0, m
+    assert m["pages"] >= 1 and m["len"] == m["pages"] * page, m
+    mid = m["id"]
+    err(r[2], EEXIST, f"cache is already marked: mark {mid}")
+    st = ok(r[3])
+    assert st["marks"] == 1, st
+    # The slabs are in the template now (other allocations move it too).
+    assert (st["global-nonsensitive-bytes"] >
+            before["global-nonsensitive-bytes"]), (before, st)
+    assert ok(r[4]) == [m]
+    ntf = r[5]["ntf"]
+    assert [n["name"] for n in ntf] == ["mark-add-ntf"], ntf
+    assert ntf[0]["msg"]["id"] == mid and ntf[0]["msg"]["name"] == "filp", ntf
+    debugfs = guest.check("cat /sys/kernel/debug/asi/marks")
+    assert debugfs.strip() == f"{mid} cache 0x0 {m['len']:#x} filp", debugfs
+    # Files opened while marked come from mapped slabs; the guest runs on.
+    guest.check("for i in $(seq 200); do exec 3</proc/self/stat; exec 3<&-; done")
+    r = nl(guest, [{"sub": 1},
+                   {"do": "mark-get", "attrs": {"id": mid}},
+                   {"do": "mark-del", "attrs": {"id": mid}},
+                   {"do": "mark-del", "attrs": {"id": mid}},
+                   {"do": "status-get"}, {"ntf": 1}])
+    assert ok(r[1]) == m
+    ok(r[2])
+    err(r[3], ENOENT, "no mark with this id")
+    assert ok(r[4])["marks"] == 0
+    ntf = r[5]["ntf"]
+    assert [n["name"] for n in ntf] == ["mark-del-ntf"], ntf
+    assert ntf[0]["msg"]["id"] == mid, ntf
+    assert guest.check("cat /sys/kernel/debug/asi/marks").strip() == ""
+    print(f"{guest.name}: cache mark {m}")

@@ -281,10 +281,15 @@ def test_asictl_marks(on):
     # Refused by the kernel for what the range holds, not for privilege.
     assert r[0][0] == KERNEL and "range holds secrets: base_crng" in r[0][1], r[0]
     assert "permission denied" not in r[0][1], r[0]
-    for (rc, out), why in zip(r[1:], ["slab caches cannot be marked at run time",
+    for (rc, out), why in zip(r[1:], ["cache is shared by merged caches",
                                       "cache is already non-sensitive",
                                       "kernel text is mapped already", "user address"]):
         assert rc == KERNEL and why in out, (why, out)
+    # A slab cache by name (filp: never merged, always has slabs).
+    r = many(g, ["asictl -j mark add --cache filp"])
+    m = ok_json(r[0])
+    assert m["kind"] == "cache" and m["name"] == "filp" and m["pages"] > 0, m
+    assert many(g, [f"asictl mark del {m['id']}"])[0] == (0, "")
     # Text mode: the list shows the mark, by name.
     r = many(g, ["asictl -j mark add jiffies", "asictl mark list"])
     m = ok_json(r[0])
