@@ -82,7 +82,7 @@ help:
 	@echo "  test-kunit     boot once per asi=on/off with our KUnit suites, parse KTAP"
 	@echo "  test-system    pytest suite driving the guest over its serial console"
 	@echo "  fuzz           libFuzzer on asictl's parsers, FUZZ_SECONDS (30) per target"
-	@echo "  soak           the soak test for SOAK_SECONDS (600; make test runs 45)"
+	@echo "  soak           the soak test for SOAK_SECONDS (600)"
 	@echo "  measure        VM exits/s asi=on vs asi=off and ASI exits per 1000 VM exits"
 	@echo "Kernel patch workflow (see kernel/README.md):"
 	@echo "  kernel-export  regenerate kernel/patches from the commits in build/linux"
