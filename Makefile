@@ -60,7 +60,7 @@ GUEST_SPECS := $(wildcard uapi/*.yaml)
 	kernel-reset kernel-status series-check ynl-gen ynl-check guest-progs \
 	asictl initramfs \
 	kernel-perf measure kvm-selftests pyroot \
-	run test test-unit test-kunit test-system fuzz soak clean distclean
+	run test test-unit test-model test-kunit test-system fuzz soak clean distclean
 
 all: kernel initramfs
 
@@ -79,6 +79,7 @@ help:
 	@echo "Tests:"
 	@echo "  test           all of: test-unit test-kunit test-system"
 	@echo "  test-unit      cmocka tests of our userspace C code"
+	@echo "  test-model     spin's exhaustive search of the ASI protocol models, and their mutants"
 	@echo "  test-kunit     boot once per asi=on/off with our KUnit suites, parse KTAP"
 	@echo "  test-system    pytest suite driving the guest over its serial console"
 	@echo "  fuzz           libFuzzer on asictl's parsers, FUZZ_SECONDS (30) per target"
@@ -180,6 +181,7 @@ test: deps
 	@rc=0; \
 	$(MAKE) --no-print-directory ynl-check || rc=1; \
 	$(MAKE) --no-print-directory test-unit || rc=1; \
+	$(MAKE) --no-print-directory test-model || rc=1; \
 	$(MAKE) --no-print-directory test-kunit || rc=1; \
 	$(MAKE) --no-print-directory test-system || rc=1; \
 	scripts/test-summary.sh $(RESULTS) || rc=1; \
@@ -187,6 +189,10 @@ test: deps
 
 test-unit: deps
 	@scripts/run-unit-tests.sh $(UBUILD)/unit $(RESULTS)
+
+test-model: deps
+	@mkdir -p $(RESULTS)
+	@tests/model/run-models.sh $(RESULTS)
 
 test-kunit: kernel initramfs
 	@scripts/run-kunit.sh $(TREE) $(LOGS) $(RESULTS)

@@ -15,6 +15,8 @@ pkgs=(
 	libmnl-dev libcmocka-dev pkg-config clang libclang-rt-14-dev groff-base
 	# system tests (stress-ng runs inside the guest)
 	python3-pytest python3-pexpect stress-ng
+	# protocol models (tests/model)
+	spin
 	# the guest's Python runtime and YNL (vm/mkpython.sh); ynl-gen-c.py
 	python3-yaml python3-jsonschema
 )
