@@ -30,13 +30,16 @@
  * exit in between, so the "if (curr) asi_exit_reason()" branch of
  * __asi_enter() is not reachable here.
  *
- * The known races (README.md) are closed by default, so that the run
- * checks what holds; each BUG_* macro opens one:
- *   BUG_NMI_ENTER   NMI between __asi_enter()'s read of curr_asi and its
- *                   read of CR3
- *   BUG_NMI_PF      NMI between a #PF and asi_handle_page_fault()'s check
- *   ENTRY_FAULT     a fault on the way from asi_enter() to VM entry
- * and FIX_NMI_ENTER, FIX_NMI_PF check the fixes README.md proposes.
+ * The model follows the code as fixed (README.md, Findings); each BUG_*
+ * macro puts back the code as it was, and each must fail:
+ *   BUG_NMI_ENTER    __asi_enter() saves CR3 as the one to go back to
+ *                    without looking again whether an NMI entered
+ *   BUG_NMI_PF       asi_handle_page_fault() oopses when an NMI exited
+ *                    between the #PF and its check of curr_asi
+ *   BUG_ENTRY_FAULT  vmx_vcpu_enter_exit() does not enter again before
+ *                    HOST_CR3 after a fault on the way from asi_enter()
+ *                    (fails the flush check; with NO_FLUSH_CHECK, the
+ *                    VM exit check: HOST_CR3 full while curr_asi is set)
  * TASK_STRESS makes the task asi_stress_fn() instead of a vCPU.
  *
  * Properties (assertions):
@@ -140,61 +143,60 @@ inline asi_exit_reason()
 
 /*
  * __asi_enter(): state first, then CR3, with interrupts off around it
- * (NMIs still come). The post_asi_enter hook (kvm_asi_post_enter())
- * flushes what the full address space pulled into the CPU.
+ * (NMIs still come, and the return of one at depth 0 enters the target
+ * itself). CR3 is read before curr_asi is looked at again, and curr_asi
+ * is claimed with a cmpxchg: an NMI that entered meanwhile did the switch.
+ * The post_asi_enter hook (kvm_asi_post_enter()) flushes what the full
+ * address space pulled into the CPU.
  */
 inline __asi_enter()
 {
-#ifdef BUG_NMI_ENTER
 	l_t = target;
 	l_c = curr;
 	if
-	:: l_t == NONE || l_c == l_t -> skip
+	:: l_t == NONE || l_c == l_t -> l_t = NONE
 	:: else ->
 		l_if = irqs_on;
 		irqs_on = false;
-#ifdef FIX_NMI_ENTER
-		/* Read CR3, then see whether an NMI return entered meanwhile. */
+#ifdef BUG_NMI_ENTER
+		/* unrestricted_cr3 = __native_read_cr3() */
+		ucr3 = cr3
+#else
 		l_cr3 = cr3;
 		if
 		:: curr != NONE -> l_t = NONE; irqs_on = l_if
 		:: else -> ucr3 = l_cr3
-		fi;
+		fi
+#endif
 	fi;
 	if
 	:: l_t == NONE -> skip
 	:: else ->
+#if defined(MUTANT_ENTER_CR3_FIRST)
+		atomic { cr3 = RESTR; INV };
+		atomic { curr = l_t; INV };
+#elif defined(BUG_NMI_ENTER)
+		atomic { curr = l_t; INV };
+		atomic { cr3 = RESTR; INV };
 #else
-		/* unrestricted_cr3 = __native_read_cr3() */
-		ucr3 = cr3;
-#endif
-#else
-	/* By default no NMI between the read of curr and that of CR3. */
-	atomic {
-		l_t = target;
-		l_c = curr;
+		/* raw_cpu_cmpxchg(curr_asi, NULL, target) */
+		atomic {
+			if
+			:: curr == NONE -> curr = l_t; INV
+			:: else -> l_t = NONE
+			fi
+		};
 		if
-		:: l_t == NONE || l_c == l_t -> l_t = NONE
-		:: else ->
-			l_if = irqs_on;
-			irqs_on = false;
-			ucr3 = cr3
-		fi
-	}
-	if
-	:: l_t == NONE -> skip
-	:: else ->
-#endif
-#ifdef MUTANT_ENTER_CR3_FIRST
-		atomic { cr3 = RESTR; INV };
-		atomic { curr = l_t; INV };
-#else
-		atomic { curr = l_t; INV };
-		atomic { cr3 = RESTR; INV };
+		:: l_t == NONE -> skip
+		:: else -> atomic { cr3 = RESTR; INV }
+		fi;
 #endif
 		irqs_on = l_if;
 		/* post_asi_enter: kvm_asi_post_enter() -> kvm_asi_flush() */
-		dirty = false
+		if
+		:: l_t != NONE -> dirty = false
+		:: else -> skip
+		fi
 	fi
 }
 
@@ -215,22 +217,21 @@ inline asi_enter()
 inline touch_sensitive()
 {
 	do
-#ifdef BUG_NMI_PF
 	:: cr3 == RESTR ->
 		l_pf = curr;
+#ifdef BUG_NMI_PF
+		/* asi_handle_page_fault(): !asi_get_current() -> oops */
+		assert(l_pf != NONE);
+		asi_exit_reason()
 #else
-	:: atomic { cr3 == RESTR -> l_pf = curr };
-#endif
-#ifdef FIX_NMI_PF
-		/* Out already: retry if the current tables allow the access. */
+		/*
+		 * asi_fault_raced_nmi(): out already, retry if the tables
+		 * now loaded allow the access; restricted ones would not.
+		 */
 		if
 		:: l_pf == NONE -> l_cr3 = cr3; assert(l_cr3 == FULL)
 		:: else -> asi_exit_reason()
 		fi
-#else
-		/* asi_handle_page_fault(): !asi_get_current() -> oops */
-		assert(l_pf != NONE);
-		asi_exit_reason()
 #endif
 	:: atomic { cr3 == FULL -> dirty = true };
 		break
@@ -395,14 +396,15 @@ inline vmx_round()
 	preemptible = false;
 	irqs_on = false;
 	asi_enter();
-#ifdef ENTRY_FAULT
-	/* "or full if a fault on the way here exited" */
+	/* the L1D flush, CR2: a fault on the way exits */
 	if
 	:: touch_sensitive()
 	:: skip
 	fi;
+#ifndef BUG_ENTRY_FAULT
+	/* enter again (and flush) if it did, then HOST_CR3 = CR3 */
+	asi_enter();
 #endif
-	/* VM-Exit loads HOST_CR3: the CR3 of this very moment */
 	l_cr3 = cr3;
 	host_cr3 = l_cr3;
 	/* VM entry: nothing the full tables pulled in may be left */

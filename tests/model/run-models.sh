@@ -2,22 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Exhaustive SPIN searches of the ASI models (see README.md here):
-#   run-models.sh [--bugs] [RESULTS_DIR]
-# Checks the properties that hold, and that every mutant fails them (a
-# model that cannot fail proves nothing). The known bugs are reported as
-# skipped; --bugs also reproduces their counterexamples (trails written
-# next to model.res, or kept in the work directory) and checks the fixes
-# README.md proposes. With RESULTS_DIR, writes RESULTS_DIR/model.res as
-# "model <passed> <failed> <skipped>". Exits non-zero on any failure.
+#   run-models.sh [--trails] [RESULTS_DIR]
+# Checks the properties that hold, that every mutant fails them (a model
+# that cannot fail proves nothing), and that the code as it was before
+# each fix the models found fails them too. --trails writes the shortest
+# counterexample of each old-code check, readable, to
+# RESULTS_DIR/model-trails/ (or keeps the work directory). With
+# RESULTS_DIR, writes RESULTS_DIR/model.res as "model <passed> <failed>
+# <skipped>". Exits non-zero on any failure.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-bugs=0
+trails_wanted=0
 results=
 for arg; do
 	case $arg in
-	--bugs) bugs=1 ;;
-	-h|--help) sed -n '3,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--trails) trails_wanted=1 ;;
+	-h|--help) sed -n '3,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "run-models.sh: unknown option $arg" >&2; exit 2 ;;
 	*) results=$arg ;;
 	esac
@@ -37,7 +38,7 @@ trap cleanup EXIT
 trails=$work
 if [ -n "$results" ]; then
 	mkdir -p "$results"
-	[ $bugs -eq 1 ] && trails=$results/model-trails && mkdir -p "$trails"
+	[ $trails_wanted -eq 1 ] && trails=$results/model-trails && mkdir -p "$trails"
 fi
 
 # Bounded memory for every search; each model's depth limit is well above
@@ -51,23 +52,14 @@ pass=0 fail=0 skip=0
 #   KIND    safety (assertions, invalid end states) or live:CLAIM (an ltl
 #           claim, acceptance cycles under weak fairness, asserts off)
 #   EXPECT  pass: no error; fail: a mutant, must find an error;
-#           bug: a known bug, skipped unless --bugs, then must find one;
-#           fix: a proposed fix, only with --bugs, must find none
+#           old: the code before a fix, must find an error (breadth
+#           first, for the shortest counterexample)
 check()
 {
 	local name=$1 prop=$2 model=$3 kind=$4 expect=$5
 	shift 5
 	local defs="$*" dir log cflags panflags
 	local t0 t1 secs states errors verdict reason=
-
-	case $expect in
-	bug) if [ $bugs -eq 0 ]; then
-		echo "model: $name: $prop: SKIP (known bug, README.md; run-models.sh --bugs)"
-		skip=$((skip + 1))
-		return
-	     fi ;;
-	fix) [ $bugs -eq 1 ] || return ;;
-	esac
 
 	dir=$work/$name.${prop//[^A-Za-z0-9_]/_}
 	mkdir -p "$dir"
@@ -78,7 +70,7 @@ check()
 	safety)
 		cflags="$cflags -DSAFETY -DNOCLAIM"
 		# A counterexample as short as can be, for the trail.
-		if [ $expect = bug ]; then
+		if [ $expect = old ]; then
 			cflags="$cflags -DBFS"
 			panflags="-n"
 		else
@@ -116,8 +108,8 @@ check()
 	fi
 	if [ -z "$reason" ]; then
 		case $expect in
-		pass|fix) [ "$errors" -eq 0 ] || reason="$errors error(s)" ;;
-		fail|bug) [ "$errors" -gt 0 ] || reason="no counterexample" ;;
+		pass) [ "$errors" -eq 0 ] || reason="$errors error(s)" ;;
+		fail|old) [ "$errors" -gt 0 ] || reason="no counterexample" ;;
 		esac
 	fi
 
@@ -134,8 +126,9 @@ check()
 		grep -E "violated|cycle|error|depth" "$log" | head -5 | sed 's/^/    /'
 		echo "    log: $log"
 	fi
-	# Keep the counterexample of a known bug, readable.
-	if [ $expect = bug ] && [ "${errors:-0}" -gt 0 ]; then
+	# Keep the counterexample of the old code, readable.
+	if [ $expect = old ] && [ $trails_wanted -eq 1 ] &&
+	   [ "${errors:-0}" -gt 0 ]; then
 		(cd "$dir" && spin -t -p -g $defs $model.pml) \
 			>"$trails/$name.${prop// /-}.trail.txt" 2>&1
 		[ "$trails" = "$work" ] && keep=1
@@ -151,14 +144,11 @@ check asi-vmx   "MUTANT_NO_INTR_RESTORE must fail" asi safety fail -DMUTANT_NO_I
 check asi-vmx   "MUTANT_NO_NEST_SWITCH must fail" asi safety fail -DMUTANT_NO_NEST_SWITCH
 check asi-vmx   "MUTANT_EXIT_CURR_FIRST must fail" asi safety fail -DMUTANT_EXIT_CURR_FIRST
 check asi-vmx   "MUTANT_ENTER_CR3_FIRST must fail" asi safety fail -DMUTANT_ENTER_CR3_FIRST
-check asi-vmx   "bug nmi-in-asi-enter" asi safety bug -DBUG_NMI_ENTER
-check asi-vmx   "bug nmi-before-pf-check" asi safety bug -DBUG_NMI_PF
-check asi-vmx   "bug entry-fault-no-flush" asi safety bug -DENTRY_FAULT
-check asi-vmx   "bug entry-fault-stale-host-cr3" asi safety bug -DENTRY_FAULT -DNO_FLUSH_CHECK
-check asi-vmx   "fix nmi windows" asi safety fix \
-	-DBUG_NMI_ENTER -DFIX_NMI_ENTER -DBUG_NMI_PF -DFIX_NMI_PF
-check asi-stress "fix nmi windows" asi safety fix -DTASK_STRESS \
-	-DBUG_NMI_ENTER -DFIX_NMI_ENTER -DBUG_NMI_PF -DFIX_NMI_PF
+check asi-vmx   "old code: nmi-in-asi-enter" asi safety old -DBUG_NMI_ENTER
+check asi-stress "old code: nmi-in-asi-enter" asi safety old -DTASK_STRESS -DBUG_NMI_ENTER
+check asi-vmx   "old code: nmi-before-pf-check" asi safety old -DBUG_NMI_PF
+check asi-vmx   "old code: entry-fault-no-flush" asi safety old -DBUG_ENTRY_FAULT
+check asi-vmx   "old code: entry-fault-stale-host-cr3" asi safety old -DBUG_ENTRY_FAULT -DNO_FLUSH_CHECK
 
 # Two SMT siblings stunning each other (stun.pml).
 check stun "mutual exclusion, no deadlock" stun safety pass
@@ -166,19 +156,15 @@ check stun "unstun0 (cpu0 not stunned forever)" stun live:unstun0 pass
 check stun "unstun1 (cpu1 not stunned forever)" stun live:unstun1 pass
 check stun "MUTANT_SKIP_UNSTUN must fail unstun1" stun live:unstun1 fail -DMUTANT_SKIP_UNSTUN
 check stun "MUTANT_NO_STUN_IPI must fail" stun safety fail -DMUTANT_NO_STUN_IPI
-check stun "bug hotplug-sibling-list" stun safety bug -DBUG_HOTPLUG_SETUP
-check stun "bug stun-after-vcpu-put" stun live:unstun1 bug -DBUG_PUT_THEN_EXIT
-check stun "bug restun-while-waiting" stun live:unstun1 bug -DBUG_WAIT_RESTUN
-check stun "bug trace-before-stun" stun safety bug -DTRACE_BEFORE_HOOK
-check stun "bug early-release" stun safety bug -DEARLY_RELEASE
-check stun "fix hotplug-sibling-list" stun safety fix -DBUG_HOTPLUG_SETUP -DFIX_HOTPLUG
-check stun "fix stun-after-vcpu-put" stun safety fix -DBUG_PUT_THEN_EXIT -DFIX_PUT
-check stun "fix stun-after-vcpu-put unstun1" stun live:unstun1 fix -DBUG_PUT_THEN_EXIT -DFIX_PUT
-check stun "fix restun-while-waiting" stun safety fix -DBUG_WAIT_RESTUN -DFIX_WAIT_RESTUN
-check stun "fix restun-while-waiting unstun1" stun live:unstun1 fix -DBUG_WAIT_RESTUN -DFIX_WAIT_RESTUN
+check stun "old code: sibling-list-at-first-load" stun safety old -DBUG_HOTPLUG_SETUP
+check stun "old code: online-siblings-at-stun" stun safety old -DBUG_ONLINE_SIBLINGS
+check stun "old code: stun-after-vcpu-put" stun live:unstun1 old -DBUG_PUT_THEN_EXIT
+check stun "old code: restun-while-waiting" stun live:unstun1 old -DBUG_WAIT_RESTUN
+check stun "old code: trace-before-stun" stun safety old -DBUG_TRACE_BEFORE_HOOK
+check stun "design window: early-release" stun safety old -DEARLY_RELEASE
 
 echo "model: $pass passed, $fail failed, $skip skipped in $(( $(date +%s) - start )) s"
 [ $keep -eq 1 ] && echo "model: pan files and logs kept in $work"
-[ $bugs -eq 1 ] && echo "model: counterexample trails in $trails"
+[ $trails_wanted -eq 1 ] && echo "model: counterexample trails in $trails"
 [ -n "$results" ] && echo "model $pass $fail $skip" >"$results/model.res"
 [ $fail -eq 0 ]

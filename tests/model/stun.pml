@@ -6,9 +6,11 @@
  * reschedules, returns to userspace and CPU hotplug.
  *
  * Abstracted (paths under build/linux, branch asi):
- *   arch/x86/kvm/x86.c   struct kvm_asi_cpu, kvm_asi_cpu_setup(),
+ *   arch/x86/kvm/x86.c   struct kvm_asi_cpu, kvm_asi_find_core_siblings(),
+ *                        kvm_asi_find_siblings(), kvm_asi_vcpu_load(),
  *                        kvm_asi_unstun(), kvm_asi_post_exit(),
  *                        kvm_asi_post_enter(), kvm_asi_flush(),
+ *                        kvm_asi_release(),
  *                        kvm_asi_stunned(), kvm_asi_stun_wait(),
  *                        kvm_asi_guest_mode(), kvm_asi_vcpu_put(),
  *                        kvm_vcpu_exit_request(), vcpu_enter_guest(),
@@ -37,20 +39,22 @@
  * (kvm_asi_post_enter(), kvm_asi_stun_wait()) or up to vcpu_put(), after
  * which its thread may run anything (the design's scope).
  *
- * Known problems (README.md) are kept out of the default run; each
- * macro below lets one in:
- *   BUG_HOTPLUG_SETUP   a CPU sets up its sibling list while the sibling
- *                       is offline
- *   BUG_PUT_THEN_EXIT   an exit after vcpu_put() on the way to userspace
- *   TRACE_BEFORE_HOOK   the asi_exit tracepoint's probe runs before the
- *                       post_asi_exit hook stuns the sibling
- *   BUG_WAIT_RESTUN     an interrupt in kvm_asi_stun_wait()'s loop faults
- *                       out of a still restricted space
- *   EARLY_RELEASE       vcpu_enter_guest()'s work between the release in
- *                       kvm_asi_stun_wait() and asi_enter() counts as
- *                       exposed (the design leaves it out)
- * and FIX_HOTPLUG, FIX_PUT, FIX_WAIT_RESTUN check the fixes README.md
- * proposes.
+ * The model follows the code as fixed (README.md, Findings); each BUG_*
+ * macro puts back the code as it was, and each must fail:
+ *   BUG_HOTPLUG_SETUP     the sibling list is the online siblings at the
+ *                         CPU's first vCPU load, kept for good
+ *   BUG_ONLINE_SIBLINGS   the online siblings at each stun (a sibling
+ *                         that comes online while this CPU is out is
+ *                         not held)
+ *   BUG_PUT_THEN_EXIT     an exit after vcpu_put() stuns: nothing
+ *                         releases it
+ *   BUG_TRACE_BEFORE_HOOK the asi_exit tracepoint's probe runs before the
+ *                         post_asi_exit hook stuns the sibling
+ *   BUG_WAIT_RESTUN       kvm_asi_stun_wait() releases only before its
+ *                         loop, not after an interrupt there stunned
+ * and EARLY_RELEASE counts vcpu_enter_guest()'s work between the release
+ * in kvm_asi_stun_wait() and asi_enter() as exposed (the design leaves
+ * that window out): it must fail too.
  *
  * Properties: MUTEX (never a guest running next to an exposed sibling),
  * stunned <= 1 (nobody holds a sibling twice) and no invalid end state,
@@ -75,8 +79,10 @@ byte stunned[2];		/* siblings that hold this CPU */
 bool restricted[2];		/* in a VM's restricted space */
 bool in_guest[2];		/* from the last check to VM exit */
 bool stunning[2];		/* this CPU holds its sibling */
-bool ready[2];			/* sibling list set up */
 bool has_sib[2];		/* nr_siblings: 0 or 1 */
+#ifdef BUG_HOTPLUG_SETUP
+bool ready[2];			/* sibling list set up */
+#endif
 
 /* The rest of the CPU */
 bool curr[2];			/* asi_pcpu.state.curr_asi != NULL */
@@ -134,7 +140,7 @@ inline asi_exit_fault()
 {
 	atomic {
 		curr[me] = NONE;
-#ifdef TRACE_BEFORE_HOOK
+#ifdef BUG_TRACE_BEFORE_HOOK
 		/* asi_trace(asi_exit): its probes and buffers are sensitive */
 		exposed[me] = loaded[me];
 		MUTEX
@@ -142,11 +148,18 @@ inline asi_exit_fault()
 	atomic {
 #endif
 		restricted[me] = false;
-#ifdef FIX_PUT
+#ifdef BUG_ONLINE_SIBLINGS
+		/* kvm_asi_find_siblings() from the online siblings only */
+		if
+		:: !stunning[me] -> has_sib[me] = online[sib]
+		:: else -> skip
+		fi;
+#endif
+#ifdef BUG_PUT_THEN_EXIT
+		l_stun = !stunning[me] && has_sib[me];
+#else
 		/* no vCPU loaded here: nothing to protect */
 		l_stun = !stunning[me] && has_sib[me] && loaded[me];
-#else
-		l_stun = !stunning[me] && has_sib[me];
 #endif
 		if
 		:: l_stun ->
@@ -209,26 +222,11 @@ inline irq_point()
 }
 
 /*
- * An interrupt while waiting. The loop does not look at this->stunning
- * again: a handler that faults out of a still restricted space makes the
- * CPU hold its sibling while it waits (README.md, BUG_WAIT_RESTUN).
- */
-inline cpu_relax_irq()
-{
-#ifdef BUG_WAIT_RESTUN
-	irq_point()
-#else
-	if
-	:: ipi[me] -> ipi[me] = false
-	:: skip
-	fi
-#endif
-}
-
-/*
- * kvm_asi_stun_wait(): release the sibling (flushed first), then wait
- * while held, with interrupts on, until released or until the task must
- * reschedule or handle a signal.
+ * kvm_asi_stun_wait(): release the sibling (kvm_asi_release(): flushed
+ * first), then wait while held, with interrupts on, until released or
+ * until the task must reschedule or handle a signal. An interrupt in the
+ * loop may fault out of a still restricted space and stun: the loop
+ * releases again.
  */
 inline stun_wait()
 {
@@ -243,8 +241,8 @@ inline stun_wait()
 	do
 	:: stunned[me] == 0 -> break
 	:: stunned[me] > 0 ->
-		cpu_relax_irq();
-#ifdef FIX_WAIT_RESTUN
+		irq_point();
+#ifndef BUG_WAIT_RESTUN
 		/* held while waiting: let the sibling go again */
 		atomic {
 			if
@@ -277,32 +275,22 @@ proctype cpu(bit me)
 end_idle:
 	do
 	:: online[me] && runs[me] < NRUNS -> runs[me]++; goto load
-#ifdef BUG_HOTPLUG_SETUP
 	:: hotplug > 0 ->
-#else
-	/* By default a CPU goes offline only once its sibling set up. */
-	:: hotplug > 0 && ready[sib] ->
-#endif
 		/* tasks migrated off: no vCPU loaded here */
 		atomic { hotplug--; online[me] = !online[me] }
 	od;
 
 load:
-	/*
-	 * kvm_arch_vcpu_load() -> kvm_asi_cpu_setup(): the siblings of
-	 * topology_sibling_cpumask() at the first load, once for all.
-	 */
+	/* kvm_arch_vcpu_load() -> kvm_asi_vcpu_load() */
 	atomic {
 		loaded[me] = true;
+#ifdef BUG_HOTPLUG_SETUP
+		/* old: topology_sibling_cpumask() at the first load, for good */
 		if
-#ifdef FIX_HOTPLUG
-		/* the core's siblings, online or not */
-		:: !ready[me] -> has_sib[me] = true; ready[me] = true
-#else
 		:: !ready[me] -> has_sib[me] = online[sib]; ready[me] = true
-#endif
 		:: else -> skip
 		fi
+#endif
 	};
 
 again:
@@ -384,13 +372,11 @@ handled:
 	:: true ->
 		/* kvm_arch_vcpu_ioctl_run() -> vcpu_put(), return to user */
 		vcpu_put();
-#ifdef BUG_PUT_THEN_EXIT
 		/* still restricted: an interrupt or fault on the way out */
 		if
 		:: curr[me] == ASI -> asi_exit_fault()
 		:: skip
 		fi;
-#endif
 		/* arch_exit_to_user_mode_prepare() */
 		if
 		:: curr[me] == ASI -> asi_exit_leave()
@@ -405,6 +391,11 @@ init
 	atomic {
 		online[0] = true;
 		online[1] = true;
+#ifndef BUG_HOTPLUG_SETUP
+		/* kvm_asi_find_core_siblings(): by APIC ID, at boot */
+		has_sib[0] = true;
+		has_sib[1] = true;
+#endif
 		run cpu(0);
 		run cpu(1)
 	}
