@@ -3,7 +3,8 @@
 
 One boot, asi=on, 4 vCPUs in two SMT pairs. For ASI_SOAK_SECONDS (600 with
 `make soak`, 45 by default, as in `make test`): a KVM exit loop per vCPU
-(io, io-kernel, cpuid, mmio, VMs created and destroyed over and over),
+(io-kernel on CPU 0 and 2, cpuid, mmio, VMs created and destroyed
+over and over),
 stress-ng (vm, mmap, fork, switch), mark add/delete and stun off/on churn
 through netlink, and CPU 1 and 3 going offline and online. Afterwards, at rest: no splat, every exit
 loop run correct, on every CPU the kvm class's enters equal its exits (no
@@ -100,7 +101,11 @@ def test_soak(soak):
     g = soak
     st0, _, _ = state(g)
     secs = SECONDS
-    loops = ["io", "io-kernel", "cpuid", "mmio"]
+    # No "io" loop (an exit to userspace each time): under minutes of
+    # stress-ng its real-mode guest goes wrong (extra I/O exits, then a
+    # shutdown) in a few runs per hundred, with asi=off as with asi=on, so
+    # it is TCG's nested SVM and not ASI (README, Known problems).
+    loops = ["io-kernel", "cpuid", "io-kernel", "mmio"]
     script = [f"end=$(( $(date +%s) + {secs} )); rm -f /tmp/soak-done"]
     for cpu, loop in enumerate(loops):
         # Pinned to its CPU; taskset itself fails while that CPU is
@@ -110,8 +115,8 @@ def test_soak(soak):
             f"if out=$(taskset -c {cpu} kvm-exits -l {loop} -n 3000 -r 3 2>&1); "
             f"then n=$((n+1)); else case \"$out\" in *kvm-exits*) "
             f"echo SOAKFAIL {loop}: $out ;; *) off=$((off+1)); sleep 0.2 ;; esac; fi; "
-            f"done; echo runs {loop} $n offline $off; echo {loop} >> /tmp/soak-done ) "
-            f"> /tmp/soak-{loop}.out 2>&1 &")
+            f"done; echo runs cpu{cpu} {loop} $n offline $off; echo {loop} >> /tmp/soak-done ) "
+            f"> /tmp/soak-cpu{cpu}.out 2>&1 &")
     # stress-ng's own --timeout needs POSIX timers, which the test kernel
     # leaves out: it is stopped at the deadline instead.
     script.append("stress-ng --vm 1 --vm-bytes 64M --mmap 1 --fork 1 "
@@ -146,8 +151,8 @@ def test_soak(soak):
     out += g.check("cat /tmp/soak-*.out")
     print(f"\nasi-soak: {secs} s:\n{out}")
     assert "SOAKFAIL" not in out, out
-    for loop in loops:
-        m = re.search(rf"^runs {loop} (\d+) offline \d+$", out, re.M)
+    for cpu, loop in enumerate(loops):
+        m = re.search(rf"^runs cpu{cpu} {loop} (\d+) offline \d+$", out, re.M)
         assert m and int(m.group(1)) >= 1, out
     assert re.search(r"^churn: marks [1-9]", out, re.M), out
     assert re.search(r"^hotplug cycles [1-9]", out, re.M), out
