@@ -26,7 +26,7 @@ const char *exit_loop_name(enum exit_loop loop)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: kvm-exits [-l LOOP] [-n N] [-p PORT] [-r RUNS] [-v VMS]\n"
+		"Usage: kvm-exits [-l LOOP] [-n N] [-p PORT] [-r RUNS] [-t SECS] [-v VMS]\n"
 		"Run a real-mode guest that causes VM exits and count them.\n"
 		"  -l LOOP  io: N port writes, each an exit to userspace (default)\n"
 		"           io-kernel: N port writes handled by an ioeventfd\n"
@@ -37,6 +37,8 @@ static void usage(FILE *f)
 		"  -p PORT  I/O port of the io loops (default 0x80)\n"
 		"  -r RUNS  times to create, run and destroy the VMs, 1..1000000\n"
 		"           (default 1)\n"
+		"  -t SECS  fail a run that has not halted after SECS seconds,\n"
+		"           with the guest's registers (default 0: no limit)\n"
 		"  -v VMS   VMs at once in this process, run in turn, 1..16\n"
 		"           (default 1)\n");
 }
@@ -66,11 +68,12 @@ int exit_opts_parse(struct exit_opts *opts, int argc, char **argv,
 	opts->iterations = 1000;
 	opts->runs = 1;
 	opts->vms = 1;
+	opts->timeout = 0;
 	opts->port = 0x80;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":l:n:p:r:v:h")) != -1) {
+	while ((c = getopt(argc, argv, ":l:n:p:r:t:v:h")) != -1) {
 		switch (c) {
 		case 'l':
 			for (v = 0; v < LOOP_NR; v++)
@@ -89,6 +92,14 @@ int exit_opts_parse(struct exit_opts *opts, int argc, char **argv,
 				return -1;
 			}
 			opts->runs = (uint32_t)v;
+			break;
+		case 't':
+			if (parse_u64(optarg, 86400, &v)) {
+				fprintf(err, "kvm-exits: bad timeout '%s' (0..86400 s)\n",
+					optarg);
+				return -1;
+			}
+			opts->timeout = (uint32_t)v;
 			break;
 		case 'v':
 			if (parse_u64(optarg, EXIT_MAX_VMS, &v) || !v) {

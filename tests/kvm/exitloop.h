@@ -27,6 +27,7 @@ struct exit_opts {
 	uint32_t iterations;
 	uint32_t runs;		/* times the VMs are created and destroyed */
 	uint32_t vms;		/* VMs at once in this process, run in turn */
+	uint32_t timeout;	/* seconds a run may take, 0: no limit */
 	uint16_t port;
 };
 

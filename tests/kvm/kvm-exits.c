@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -124,6 +126,95 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * With -t, a thread sends the main thread a signal every second once a
+ * run is over its time, so that KVM_RUN returns (EINTR) even when the
+ * guest never exits to userspace, and the run is reported. (The test
+ * kernel has no POSIX timers, so no setitimer().) A run within its time
+ * gets no signal: its guest leaves KVM_RUN only as it would without -t.
+ * The signal is blocked except inside KVM_RUN (KVM_SET_SIGNAL_MASK), so
+ * no other system call is interrupted. The handler has nothing to do.
+ */
+static uint32_t tick_timeout;
+static volatile double run_started;	/* 0: no run going on */
+
+static void run_tick(int sig)
+{
+	(void)sig;
+}
+
+static void *ticker(void *arg)
+{
+	pthread_t main_thread = *(pthread_t *)arg;
+	double started;
+
+	for (;;) {
+		sleep(1);
+		started = run_started;
+		if (started && now() - started > tick_timeout)
+			pthread_kill(main_thread, SIGUSR1);
+	}
+	return NULL;
+}
+
+static int start_ticks(uint32_t timeout)
+{
+	static pthread_t main_thread;
+	struct sigaction sa;
+	sigset_t tick;
+	pthread_t tid;
+	int err;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = run_tick;	/* no SA_RESTART: KVM_RUN returns */
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&tick);
+	sigaddset(&tick, SIGUSR1);
+	if (sigaction(SIGUSR1, &sa, NULL) < 0 ||
+	    sigprocmask(SIG_BLOCK, &tick, NULL) < 0)
+		return kvm_fail("sigaction");
+	main_thread = pthread_self();
+	tick_timeout = timeout;
+	err = pthread_create(&tid, NULL, ticker, &main_thread);
+	if (err) {
+		errno = err;
+		return kvm_fail("pthread_create");
+	}
+	return 0;
+}
+
+/*
+ * The tick that made KVM_RUN return is blocked again on the way out and
+ * stays pending: take it, or every KVM_RUN would return at once.
+ */
+static void eat_tick(void)
+{
+	struct timespec zero = { 0, 0 };
+	sigset_t tick;
+
+	sigemptyset(&tick);
+	sigaddset(&tick, SIGUSR1);
+	while (sigtimedwait(&tick, NULL, &zero) == SIGUSR1)
+		;
+}
+
+/* Inside KVM_RUN, the mask of the main thread without the tick signal. */
+static int unblock_ticks_in_run(int vcpu)
+{
+	struct {
+		struct kvm_signal_mask head;
+		uint8_t set[8];		/* the kernel's sigset_t */
+	} mask;
+	sigset_t set;
+
+	if (sigprocmask(SIG_BLOCK, NULL, &set) < 0)
+		return -1;
+	sigdelset(&set, SIGUSR1);
+	mask.head.len = sizeof(mask.set);
+	memcpy(mask.set, &set, sizeof(mask.set));
+	return ioctl(vcpu, KVM_SET_SIGNAL_MASK, &mask);
+}
+
 /* One VM with one vCPU, as kvm-exits sets it up. */
 struct vm_ctx {
 	int vm, vcpu, efd, mmap_size;
@@ -171,6 +262,8 @@ static int vm_create(int kvm, const struct exit_opts *opts, struct vm_ctx *v)
 	v->vcpu = ioctl(v->vm, KVM_CREATE_VCPU, 0);
 	if (v->vcpu < 0)
 		return kvm_fail("KVM_CREATE_VCPU");
+	if (opts->timeout && unblock_ticks_in_run(v->vcpu) < 0)
+		return kvm_fail("KVM_SET_SIGNAL_MASK");
 	v->mmap_size = ioctl(kvm, KVM_GET_VCPU_MMAP_SIZE, 0);
 	if (v->mmap_size < (int)sizeof(*v->run))
 		return kvm_fail("KVM_GET_VCPU_MMAP_SIZE");
@@ -197,8 +290,10 @@ static int vm_create(int kvm, const struct exit_opts *opts, struct vm_ctx *v)
 static int vm_step(const struct exit_opts *opts, struct vm_ctx *v)
 {
 	if (ioctl(v->vcpu, KVM_RUN, 0) < 0) {
-		if (errno == EINTR)
+		if (errno == EINTR) {
+			eat_tick();
 			return 0;
+		}
 		return kvm_fail("KVM_RUN");
 	}
 	v->done = exit_counts_add(&v->counts, opts, v->run);
@@ -220,6 +315,31 @@ static void vm_destroy(struct vm_ctx *v)
 		close(v->vm);
 	if (v->mem && v->mem != MAP_FAILED)
 		munmap(v->mem, GUEST_MEM_SIZE);
+}
+
+/* Why a run did not end: where each unfinished guest is, and what it did. */
+static void report_stuck(const struct exit_opts *opts, struct vm_ctx *vms,
+			 double seconds)
+{
+	struct kvm_regs regs;
+	uint32_t i;
+
+	fprintf(stderr, "kvm-exits: the %s loop did not halt in %.0f s\n",
+		exit_loop_name(opts->loop), seconds);
+	for (i = 0; i < opts->vms; i++) {
+		if (vms[i].done)
+			continue;
+		if (read_vcpu_exits(vms[i].vcpu, &vms[i].vm_exits) < 0)
+			vms[i].vm_exits = 0;
+		if (ioctl(vms[i].vcpu, KVM_GET_REGS, &regs) < 0)
+			memset(&regs, 0xff, sizeof(regs));
+		fprintf(stderr, "kvm-exits: VM %" PRIu32 ": %" PRIu64
+			" VM exits (the loop makes %" PRIu64 "), userspace saw %"
+			PRIu64 " I/O, %" PRIu64 " MMIO; rip 0x%llx rcx 0x%llx"
+			" rsi 0x%llx\n", i, vms[i].vm_exits,
+			exit_loop_min_vm_exits(opts), vms[i].counts.io,
+			vms[i].counts.mmio, regs.rip, regs.rcx, regs.rsi);
+	}
 }
 
 /*
@@ -248,6 +368,7 @@ static int run_vms(const struct exit_opts *opts, struct exit_counts *counts,
 		ret = vm_create(kvm, opts, &vms[i]);
 
 	start = now();
+	run_started = start;
 	do {
 		running = 0;
 		for (i = 0; i < opts->vms && !ret; i++) {
@@ -256,7 +377,13 @@ static int run_vms(const struct exit_opts *opts, struct exit_counts *counts,
 			ret = vm_step(opts, &vms[i]);
 			running |= !vms[i].done;
 		}
+		if (running && !ret && opts->timeout &&
+		    now() - start > opts->timeout) {
+			report_stuck(opts, vms, now() - start);
+			ret = EXIT_WRONG;
+		}
 	} while (running && !ret);
+	run_started = 0;
 	*seconds = now() - start;
 
 	memset(counts, 0, sizeof(*counts));
@@ -289,6 +416,8 @@ int main(int argc, char **argv)
 	if (ret)
 		return ret > 0 ? 0 : EXIT_USAGE;
 
+	if (opts.timeout && start_ticks(opts.timeout))
+		return EXIT_KVM;
 	asi = read_asi_stats(&asi_enters0, &asi_exits0) == 0;
 	for (i = 0; i < opts.runs; i++) {
 		ret = run_vms(&opts, &counts, &seconds, &vm_exits);

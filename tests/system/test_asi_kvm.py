@@ -11,6 +11,7 @@ annotation patch). With asi=off no class exists and KVM works as before.
 """
 
 import re
+import time
 
 import pytest
 
@@ -162,6 +163,25 @@ def test_kvm_vm_churn(guest):
         print(f"{guest.name}: 1000 VMs created and destroyed, kmemleak: {n} "
               "unreferenced objects")
         assert n == 0, report[:4000]
+
+
+def test_kvm_exits_deadline(guest):
+    """kvm-exits -t fails a run whose guest never halts (here: 4e9 exits,
+    all handled in the kernel, so KVM_RUN would not return), saying where
+    the guest is, instead of hanging; a run that halts in time passes."""
+    start = time.monotonic()
+    status, out = guest.run("kvm-exits -l cpuid -n 4000000000 -t 2", timeout=120)
+    took = time.monotonic() - start
+    assert status == 1, out
+    assert "the cpuid loop did not halt in" in out, out
+    m = re.search(r"VM 0: (\d+) VM exits \(the loop makes 4000000001\).*"
+                  r"rip 0x([0-9a-f]+) rcx 0x[0-9a-f]+ rsi 0x([0-9a-f]+)", out)
+    assert m, out
+    # The loop counts down in ESI from 4e9; RIP is inside the guest code.
+    assert 0 < int(m.group(1)) and 0 < 4000000000 - int(m.group(3), 16) <= int(m.group(1)), out
+    assert 0x1000 <= int(m.group(2), 16) < 0x1100, out
+    assert took < 30, took
+    guest.check("kvm-exits -l cpuid -n 1000 -t 60")
 
 
 def test_kvm_instances(guest):

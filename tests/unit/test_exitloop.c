@@ -35,6 +35,20 @@ static void test_parse_defaults(void **state)
 	assert_int_equal(o.loop, LOOP_IO);
 	assert_int_equal(o.iterations, 1000);
 	assert_int_equal(o.port, 0x80);
+	assert_int_equal(o.timeout, 0);
+}
+
+static void test_parse_timeout(void **state)
+{
+	const char *args[] = { "-t", "120", NULL };
+	const char *max[] = { "-t", "86400", NULL };
+	struct exit_opts o;
+
+	(void)state;
+	assert_int_equal(parse(&o, args), 0);
+	assert_int_equal(o.timeout, 120);
+	assert_int_equal(parse(&o, max), 0);
+	assert_int_equal(o.timeout, 86400);
 }
 
 static void test_parse_all_options(void **state)
@@ -81,6 +95,9 @@ static const char *const bad_args[][4] = {
 	{ "-v", "0", NULL },
 	{ "-v", "17", NULL },
 	{ "-r", "1000001", NULL },
+	{ "-t", "86401", NULL },
+	{ "-t", "-1", NULL },
+	{ "-t", "1s", NULL },
 	{ "-x", NULL },
 	{ "-n", NULL },			/* missing argument */
 	{ "extra", NULL },
@@ -342,6 +359,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_defaults),
+		cmocka_unit_test(test_parse_timeout),
 		cmocka_unit_test(test_parse_all_options),
 		cmocka_unit_test(test_parse_zero_iterations),
 		cmocka_unit_test(test_parse_help),
