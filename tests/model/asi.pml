@@ -45,7 +45,8 @@
  * Properties (assertions):
  *   INV         CR3 is never restricted while curr_asi is NULL
  *   fault       every fault in a restricted space finds curr_asi set in
- *               asi_handle_page_fault() (else the kernel oopses)
+ *               asi_handle_page_fault() (else the kernel oopses), or
+ *               an NMI exit recorded (nmi_exited) and the full tables
  *   target      after the outermost return, curr_asi is the target; a
  *               context that ran restricted in its target when the
  *               outermost handler came is back there, CR3 included
@@ -58,7 +59,8 @@
  * Mutants, each must break one: MUTANT_NO_INTR_RESTORE (no re-entry on
  * the outermost return), MUTANT_NO_NEST_SWITCH (__switch_to() keeps the
  * depth), MUTANT_EXIT_CURR_FIRST, MUTANT_ENTER_CR3_FIRST (the state
- * written on the wrong side of the CR3 write).
+ * written on the wrong side of the CR3 write), MUTANT_NO_NMI_RECORD (an
+ * NMI's exit not recorded: the raced fault goes to the normal handler).
  */
 
 #define NONE	0
@@ -99,6 +101,9 @@ bool nmi_if;			/* IF saved by the NMI */
 byte irq_budget = NIRQ;
 byte nmi_budget = NNMI;
 
+/* asi_pcpu.nmi_exited: an NMI left the space since the last enter */
+bool nmi_exited = false;
+
 /* Scheduler */
 bool preemptible = false;	/* the task's preempt count is 0 */
 byte sched_budget = NSCHED;
@@ -118,7 +123,7 @@ byte other_shadow = 1;
 #define INV	assert(!(cr3 == RESTR && curr == NONE))
 
 /* Locals of a context that runs these inlines. */
-#define CTX_LOCALS	byte l_t, l_c, l_d, l_cr3, l_pf; bool l_if, l_sif, l_settled; byte l_sw
+#define CTX_LOCALS	byte l_t, l_c, l_d, l_cr3, l_pf; bool l_if, l_sif, l_pif, l_settled; byte l_sw
 
 /*
  * asi_exit_reason(): CR3 first, then the state ("state after CR3 on
@@ -138,6 +143,14 @@ inline asi_exit_reason()
 		atomic { cr3 = l_cr3; INV };
 		atomic { curr = NONE; INV }
 #endif
+		;
+		/* if (in_nmi()) nmi_exited = true: only the NMI runs now */
+		if
+#ifndef MUTANT_NO_NMI_RECORD
+		:: nmi_on -> nmi_exited = true
+#endif
+		:: else -> skip
+		fi
 	fi
 }
 
@@ -188,7 +201,7 @@ inline __asi_enter()
 		};
 		if
 		:: l_t == NONE -> skip
-		:: else -> atomic { cr3 = RESTR; INV }
+		:: else -> nmi_exited = false; atomic { cr3 = RESTR; INV }
 		fi;
 #endif
 		irqs_on = l_if;
@@ -217,7 +230,10 @@ inline asi_enter()
 inline touch_sensitive()
 {
 	do
-	:: cr3 == RESTR ->
+	:: atomic {
+		/* #PF is an interrupt gate: only NMIs until the check */
+		cr3 == RESTR -> l_pif = irqs_on; irqs_on = false
+	   };
 		l_pf = curr;
 #ifdef BUG_NMI_PF
 		/* asi_handle_page_fault(): !asi_get_current() -> oops */
@@ -225,14 +241,18 @@ inline touch_sensitive()
 		asi_exit_reason()
 #else
 		/*
-		 * asi_fault_raced_nmi(): out already, retry if the tables
-		 * now loaded allow the access; restricted ones would not.
+		 * asi_fault_raced_nmi(): out already, which only an NMI's
+		 * exit since the last enter explains (it walks the tables
+		 * only then); retry if the tables now loaded allow the
+		 * access: restricted ones would not.
 		 */
 		if
-		:: l_pf == NONE -> l_cr3 = cr3; assert(l_cr3 == FULL)
+		:: l_pf == NONE -> assert(nmi_exited); l_cr3 = cr3; assert(l_cr3 == FULL)
 		:: else -> asi_exit_reason()
 		fi
 #endif
+		;
+		irqs_on = l_pif
 	:: atomic { cr3 == FULL -> dirty = true };
 		break
 	od

@@ -144,6 +144,7 @@ check asi-vmx   "MUTANT_NO_INTR_RESTORE must fail" asi safety fail -DMUTANT_NO_I
 check asi-vmx   "MUTANT_NO_NEST_SWITCH must fail" asi safety fail -DMUTANT_NO_NEST_SWITCH
 check asi-vmx   "MUTANT_EXIT_CURR_FIRST must fail" asi safety fail -DMUTANT_EXIT_CURR_FIRST
 check asi-vmx   "MUTANT_ENTER_CR3_FIRST must fail" asi safety fail -DMUTANT_ENTER_CR3_FIRST
+check asi-vmx   "MUTANT_NO_NMI_RECORD must fail" asi safety fail -DMUTANT_NO_NMI_RECORD
 check asi-vmx   "old code: nmi-in-asi-enter" asi safety old -DBUG_NMI_ENTER
 check asi-stress "old code: nmi-in-asi-enter" asi safety old -DTASK_STRESS -DBUG_NMI_ENTER
 check asi-vmx   "old code: nmi-before-pf-check" asi safety old -DBUG_NMI_PF
