@@ -253,6 +253,32 @@ int exit_counts_add(struct exit_counts *c, const struct exit_opts *opts,
 	}
 }
 
+void exit_describe(const struct kvm_run *run, char *buf, size_t size)
+{
+	switch (run->exit_reason) {
+	case KVM_EXIT_IO:
+		snprintf(buf, size, "io %s port 0x%x, %u byte%s",
+			 run->io.direction == KVM_EXIT_IO_OUT ? "out" : "in",
+			 run->io.port, run->io.size, run->io.size == 1 ? "" : "s");
+		break;
+	case KVM_EXIT_MMIO:
+		snprintf(buf, size, "mmio %s 0x%llx, %u byte%s",
+			 run->mmio.is_write ? "write" : "read",
+			 (unsigned long long)run->mmio.phys_addr, run->mmio.len,
+			 run->mmio.len == 1 ? "" : "s");
+		break;
+	case KVM_EXIT_SHUTDOWN:
+		snprintf(buf, size, "shutdown");
+		break;
+	case KVM_EXIT_HLT:
+		snprintf(buf, size, "hlt");
+		break;
+	default:
+		snprintf(buf, size, "reason %u", run->exit_reason);
+		break;
+	}
+}
+
 int exit_counts_check(const struct exit_counts *c,
 		      const struct exit_opts *opts, FILE *err)
 {

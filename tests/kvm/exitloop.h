@@ -78,6 +78,12 @@ static inline uint64_t exit_loop_min_vm_exits(const struct exit_opts *opts)
 	return (opts->loop == LOOP_HLT ? 0 : (uint64_t)opts->iterations) + 1;
 }
 
+/*
+ * What an exit was, for a report: "io out port 0x80, 1 byte",
+ * "mmio write 0x20000, 1 byte", "shutdown", "hlt" or "reason N".
+ */
+void exit_describe(const struct kvm_run *run, char *buf, size_t size);
+
 /* Add one VM's counts to a sum. */
 void exit_counts_sum(struct exit_counts *sum, const struct exit_counts *c);
 

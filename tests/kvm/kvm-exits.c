@@ -297,9 +297,17 @@ static int vm_step(const struct exit_opts *opts, struct vm_ctx *v)
 		return kvm_fail("KVM_RUN");
 	}
 	v->done = exit_counts_add(&v->counts, opts, v->run);
-	if (v->done < 0)
-		fprintf(stderr, "kvm-exits: unexpected exit reason %u\n",
-			v->run->exit_reason);
+	if (v->done < 0) {
+		struct kvm_regs regs;
+		char what[64];
+
+		exit_describe(v->run, what, sizeof(what));
+		if (ioctl(v->vcpu, KVM_GET_REGS, &regs) < 0)
+			memset(&regs, 0xff, sizeof(regs));
+		fprintf(stderr, "kvm-exits: unexpected exit reason %u (%s) at rip"
+			" 0x%llx rcx 0x%llx rsi 0x%llx\n", v->run->exit_reason,
+			what, regs.rip, regs.rcx, regs.rsi);
+	}
 	return 0;
 }
 

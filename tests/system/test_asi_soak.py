@@ -1,15 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 """Soak: everything at once for a while, then the books must balance.
 
-One boot, asi=on, 4 vCPUs in two SMT pairs. For ASI_SOAK_SECONDS (600 with
-`make soak`; 0, skipped, in `make test`): a KVM exit loop per vCPU
-(io-kernel on CPU 0 and 2, cpuid, mmio, VMs created and destroyed
-over and over),
-stress-ng (vm, mmap, fork, switch), mark add/delete and stun off/on churn
-through netlink, and CPU 1 and 3 going offline and online. Afterwards, at rest: no splat, every exit
-loop run correct, on every CPU the kvm class's enters equal its exits (no
-CPU is restricted at rest), no instance or mark left, the non-sensitive
-mappings back to their start.
+One boot, asi=on, 4 vCPUs in two SMT pairs. For ASI_SOAK_SECONDS (45 in
+`make test`, 600 with `make soak`): a KVM exit loop per vCPU (io-kernel
+on CPU 0 and 2, cpuid, mmio; VMs created and destroyed over and over,
+each run given a minute), stress-ng (vm, mmap, fork, switch), mark
+add/delete and stun off/on churn through netlink, and CPU 1 and 3 going
+offline and online. Afterwards, at rest: no splat; every exit loop run
+correct, but for the few whose guest nested SVM under TCG corrupts
+(guest_went_wrong()); on every CPU the kvm class's enters equal its exits
+(no CPU is restricted at rest); no instance or mark left; the
+non-sensitive mappings back to their start.
 """
 
 import json
@@ -22,9 +23,13 @@ from conftest import BUILD
 from guest import Guest, GuestError
 import test_asi_netlink as asinl
 
-# make soak runs it for 600 s; make test only its hotplug case (README).
-SECONDS = int(os.environ.get("ASI_SOAK_SECONDS", "0"))
+# make test runs the soak for 45 s, make soak for 600 s (README).
+SECONDS = int(os.environ.get("ASI_SOAK_SECONDS", "45"))
 CHURN = "/tmp/asichurn.py"
+# tests/kvm/exitloop.h: where kvm-exits puts its guest's code (each loop
+# is shorter than 0x100 bytes) and the address its mmio loop writes.
+GUEST_CODE = (0x1000, 0x1100)
+GUEST_MMIO_GPA = 0x20000
 
 # Marks and stun policies, changed over and over until the deadline.
 CHURN_HELPER = r'''
@@ -93,11 +98,34 @@ def test_stun_after_hotplug(soak):
             "taskset -c 1 kvm-exits -l cpuid -n 5000; wait %1", timeout=300)
     after = kvm_stuns(g)
     assert after[0] > before[0] and after[1] > before[1], (before, after)
+    splats = g.new_splats()
+    assert not splats, splats
+
+
+def guest_went_wrong(report):
+    """Whether a failed kvm-exits run is its guest's doing. Nested SVM
+    under TCG corrupts a guest now and then under load, with asi=off as
+    with asi=on (README, Known problems): it shuts down (KVM_EXIT_SHUTDOWN),
+    writes somewhere its loop does not (an MMIO exit to userspace for
+    another address), runs on past its loop (more VM exits than the loop
+    makes) or is found outside its code (RIP, once the address after the
+    host's VMRUN). Anything else, such as a guest that stopped making
+    progress inside its code, is the kernel's."""
+    if re.search(r"unexpected exit reason 8 ", report):
+        return True
+    m = re.search(r"unexpected exit reason 6 \(mmio \w+ 0x([0-9a-f]+),", report)
+    if m and int(m.group(1), 16) != GUEST_MMIO_GPA:
+        return True
+    m = re.search(r"VM \d+: (\d+) VM exits \(the loop makes (\d+)\)", report)
+    if m and int(m.group(1)) > int(m.group(2)):
+        return True
+    m = re.search(r" rip 0x([0-9a-f]+) ", report)
+    return bool(m) and not GUEST_CODE[0] <= int(m.group(1), 16) < GUEST_CODE[1]
 
 
 def test_soak(soak):
     if SECONDS <= 0:
-        pytest.skip("make soak runs it (ASI_SOAK_SECONDS); it hangs in make test, see README")
+        pytest.skip("ASI_SOAK_SECONDS=0")
     g = soak
     st0, _, _ = state(g)
     secs = SECONDS
@@ -110,11 +138,13 @@ def test_soak(soak):
     for cpu, loop in enumerate(loops):
         # Pinned to its CPU; taskset itself fails while that CPU is
         # offline (its message does not name kvm-exits): counted apart.
+        # A run takes a second or two: one that has not halted after a
+        # minute fails with where its guest is (kvm-exits -t).
         script.append(
             f"( n=0; off=0; while [ $(date +%s) -lt $end ]; do "
-            f"if out=$(taskset -c {cpu} kvm-exits -l {loop} -n 3000 -r 3 2>&1); "
+            f"if out=$(taskset -c {cpu} kvm-exits -l {loop} -n 3000 -r 3 -t 60 2>&1); "
             f"then n=$((n+1)); else case \"$out\" in *kvm-exits*) "
-            f"echo SOAKFAIL {loop}: $out ;; *) off=$((off+1)); sleep 0.2 ;; esac; fi; "
+            f"echo SOAKLOOP {loop}: $out ;; *) off=$((off+1)); sleep 0.2 ;; esac; fi; "
             f"done; echo runs cpu{cpu} {loop} $n offline $off; echo {loop} >> /tmp/soak-done ) "
             f"> /tmp/soak-cpu{cpu}.out 2>&1 &")
     # stress-ng's own --timeout needs POSIX timers, which the test kernel
@@ -138,6 +168,7 @@ def test_soak(soak):
         "t=0; while [ $(cat /tmp/soak-done 2>/dev/null | wc -l) -lt 6 ] || pidof stress-ng >/dev/null; do "
         "[ $t -ge 180 ] && break; sleep 1; t=$((t+1)); done; "
         "if [ $t -ge 180 ]; then echo SOAKFAIL hang: $(cat /tmp/soak-done 2>/dev/null) ended; "
+        "cat /sys/kernel/debug/asi/stats; "
         "ps -o pid,ppid,stat,args | grep -v ' \\[' ; for d in /proc/[0-9]*; do "
         "case \"$(cat $d/cmdline 2>/dev/null | tr '\\0' ' ')\" in *kvm-exits*|*python3*|*stress-ng*) "
         "echo \"== $d $(cat $d/cmdline | tr '\\0' ' ') wchan=$(cat $d/wchan 2>/dev/null)\"; "
@@ -151,9 +182,17 @@ def test_soak(soak):
     out += g.check("cat /tmp/soak-*.out")
     print(f"\nasi-soak: {secs} s:\n{out}")
     assert "SOAKFAIL" not in out, out
+    wrong = [m.group(2) for m in re.finditer(r"^SOAKLOOP (\S+): (.*)$", out, re.M)]
+    broken = [w for w in wrong if not guest_went_wrong(w)]
+    assert not broken, broken
+    runs = 0
     for cpu, loop in enumerate(loops):
         m = re.search(rf"^runs cpu{cpu} {loop} (\d+) offline \d+$", out, re.M)
         assert m and int(m.group(1)) >= 1, out
+        runs += int(m.group(1))
+    print(f"asi-soak: exit loop runs {runs} correct, {len(wrong)} whose "
+          f"guest went wrong (TCG)")
+    assert len(wrong) <= max(2, runs // 10), wrong
     assert re.search(r"^churn: marks [1-9]", out, re.M), out
     assert re.search(r"^hotplug cycles [1-9]", out, re.M), out
     assert re.search(r"stress-ng: info: .*dispatching hogs", out), out
@@ -182,3 +221,5 @@ def test_soak(soak):
           f"{total['exits-page-fault']}, stuns {total.get('stuns')}, "
           f"global non-sensitive bytes {delta:+d}")
     assert abs(delta) <= 4 << 20, (st0, st1)
+    splats = g.new_splats()
+    assert not splats, splats

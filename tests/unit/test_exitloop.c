@@ -327,6 +327,46 @@ static void test_counts_unexpected_reasons(void **state)
 	assert_int_equal(exit_counts_check(&c, &o, devnull), -1);
 }
 
+static void test_exit_describe(void **state)
+{
+	struct kvm_run run;
+	char buf[64];
+
+	(void)state;
+	memset(&run, 0, sizeof(run));
+	run.exit_reason = KVM_EXIT_IO;
+	run.io.direction = KVM_EXIT_IO_OUT;
+	run.io.port = 0x80;
+	run.io.size = 1;
+	exit_describe(&run, buf, sizeof(buf));
+	assert_string_equal(buf, "io out port 0x80, 1 byte");
+	run.io.direction = KVM_EXIT_IO_IN;
+	run.io.size = 4;
+	exit_describe(&run, buf, sizeof(buf));
+	assert_string_equal(buf, "io in port 0x80, 4 bytes");
+
+	memset(&run, 0, sizeof(run));
+	run.exit_reason = KVM_EXIT_MMIO;
+	run.mmio.phys_addr = GUEST_MMIO_GPA;
+	run.mmio.len = 1;
+	run.mmio.is_write = 1;
+	exit_describe(&run, buf, sizeof(buf));
+	assert_string_equal(buf, "mmio write 0x20000, 1 byte");
+
+	run.exit_reason = KVM_EXIT_SHUTDOWN;
+	exit_describe(&run, buf, sizeof(buf));
+	assert_string_equal(buf, "shutdown");
+	run.exit_reason = KVM_EXIT_HLT;
+	exit_describe(&run, buf, sizeof(buf));
+	assert_string_equal(buf, "hlt");
+	run.exit_reason = KVM_EXIT_INTERNAL_ERROR;
+	exit_describe(&run, buf, sizeof(buf));
+	assert_string_equal(buf, "reason 17");
+	/* cut to the buffer, terminated */
+	exit_describe(&run, buf, 4);
+	assert_string_equal(buf, "rea");
+}
+
 static void test_counts_check_missing_exits(void **state)
 {
 	struct exit_opts o = { .loop = LOOP_IO, .iterations = 1000, .vms = 1 };
@@ -370,6 +410,7 @@ int main(void)
 		cmocka_unit_test(test_counts_io_loop),
 		cmocka_unit_test(test_counts_wrong_io),
 		cmocka_unit_test(test_counts_unexpected_reasons),
+		cmocka_unit_test(test_exit_describe),
 		cmocka_unit_test(test_counts_check_missing_exits),
 		cmocka_unit_test(test_counts_print),
 		cmocka_unit_test(test_parse_new_loops),
