@@ -179,7 +179,11 @@ cmd_export() {
 	find "$patches" -maxdepth 1 -name '*.patch' -delete
 	: >"$series.tmp"
 	if [ "$n" -gt 0 ]; then
-		g format-patch -q --zero-commit --no-signature --no-numbered \
+		# Blank context lines stay empty: run on a tracked patch file
+		# (a relative path in this repository), checkpatch.pl checks it
+		# as a source file, where " " is trailing whitespace.
+		g -c diff.suppressBlankEmpty=true format-patch -q --zero-commit \
+			--no-signature --no-numbered \
 			--no-thread -o "$patches" pristine..HEAD
 	fi
 	(cd "$patches" && ls -1 -- *.patch 2>/dev/null || true) >"$series.tmp"
