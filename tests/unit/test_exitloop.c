@@ -327,10 +327,18 @@ static void test_counts_unexpected_reasons(void **state)
 	assert_int_equal(exit_counts_check(&c, &o, devnull), -1);
 }
 
+static const char *describe(const struct kvm_run *run)
+{
+	static char buf[64];
+
+	exit_describe(run, buf, sizeof(buf));
+	return buf;
+}
+
 static void test_exit_describe(void **state)
 {
 	struct kvm_run run;
-	char buf[64];
+	char buf[4];
 
 	(void)state;
 	memset(&run, 0, sizeof(run));
@@ -338,32 +346,26 @@ static void test_exit_describe(void **state)
 	run.io.direction = KVM_EXIT_IO_OUT;
 	run.io.port = 0x80;
 	run.io.size = 1;
-	exit_describe(&run, buf, sizeof(buf));
-	assert_string_equal(buf, "io out port 0x80, 1 byte");
+	assert_string_equal(describe(&run), "io out port 0x80, 1 byte");
 	run.io.direction = KVM_EXIT_IO_IN;
 	run.io.size = 4;
-	exit_describe(&run, buf, sizeof(buf));
-	assert_string_equal(buf, "io in port 0x80, 4 bytes");
+	assert_string_equal(describe(&run), "io in port 0x80, 4 bytes");
 
 	memset(&run, 0, sizeof(run));
 	run.exit_reason = KVM_EXIT_MMIO;
 	run.mmio.phys_addr = GUEST_MMIO_GPA;
 	run.mmio.len = 1;
 	run.mmio.is_write = 1;
-	exit_describe(&run, buf, sizeof(buf));
-	assert_string_equal(buf, "mmio write 0x20000, 1 byte");
+	assert_string_equal(describe(&run), "mmio write 0x20000, 1 byte");
 
 	run.exit_reason = KVM_EXIT_SHUTDOWN;
-	exit_describe(&run, buf, sizeof(buf));
-	assert_string_equal(buf, "shutdown");
+	assert_string_equal(describe(&run), "shutdown");
 	run.exit_reason = KVM_EXIT_HLT;
-	exit_describe(&run, buf, sizeof(buf));
-	assert_string_equal(buf, "hlt");
+	assert_string_equal(describe(&run), "hlt");
 	run.exit_reason = KVM_EXIT_INTERNAL_ERROR;
-	exit_describe(&run, buf, sizeof(buf));
-	assert_string_equal(buf, "reason 17");
+	assert_string_equal(describe(&run), "reason 17");
 	/* cut to the buffer, terminated */
-	exit_describe(&run, buf, 4);
+	exit_describe(&run, buf, sizeof(buf));
 	assert_string_equal(buf, "rea");
 }
 
