@@ -118,7 +118,15 @@ build_series() {
 		email=$(sed -n 's/^Email: //p' "$work/info")
 		date=$(sed -n 's/^Date: //p' "$work/info")
 		subject=$(sed -n 's/^Subject: //p' "$work/info" | sed 's/^\[PATCH[^]]*\] *//')
-		{ echo "$subject"; echo; cat "$work/msg"; } >"$work/commitmsg"
+		{
+			echo "$subject"; echo; cat "$work/msg"
+			# Notes below the "---" (how a patch was tested) stay with
+			# the commit, so that the next export writes them again.
+			awk 'NR == 1 && /^---$/ { next }
+			     /^diff --git / { exit }
+			     /^---$/ { print "---"; printf "%s", notes; exit }
+			     { notes = notes $0 "\n" }' "$work/patch"
+		} >"$work/commitmsg"
 		commit=$(GIT_AUTHOR_NAME="$author" GIT_AUTHOR_EMAIL="$email" \
 			 GIT_AUTHOR_DATE="$date" GIT_COMMITTER_NAME="$author" \
 			 GIT_COMMITTER_EMAIL="$email" GIT_COMMITTER_DATE="$date" \
@@ -183,13 +191,32 @@ cmd_export() {
 		# (a relative path in this repository), checkpatch.pl checks it
 		# as a source file, where " " is trailing whitespace.
 		g -c diff.suppressBlankEmpty=true format-patch -q --zero-commit \
-			--no-signature --no-numbered \
+			--no-signature --numbered --cover-letter \
 			--no-thread -o "$patches" pristine..HEAD
+		fill_cover_letter "$patches/0000-cover-letter.patch"
 	fi
-	(cd "$patches" && ls -1 -- *.patch 2>/dev/null || true) >"$series.tmp"
+	(cd "$patches" && ls -1 -- *.patch 2>/dev/null || true) |
+		grep -v '^0000-cover-letter.patch$' >"$series.tmp" || true
 	mv "$series.tmp" "$series"
 	write_stamp
 	note "exported $n patches to kernel/patches"
+}
+
+# The cover letter's subject and text come from kernel/cover-letter.txt
+# (first line: the subject); format-patch adds the shortlog and diffstat.
+fill_cover_letter() {
+	local cover=$1 src=$top/kernel/cover-letter.txt
+	[ -f "$src" ] || die "$src is missing"
+	python3 - "$cover" "$src" <<'PY'
+import sys
+cover, src = sys.argv[1], sys.argv[2]
+text = open(src).read().rstrip("\n").split("\n")
+subject, blurb = text[0], "\n".join(text[2:] if len(text) > 1 and not text[1] else text[1:])
+c = open(cover).read()
+assert "*** SUBJECT HERE ***" in c and "*** BLURB HERE ***" in c
+c = c.replace("*** SUBJECT HERE ***", subject).replace("*** BLURB HERE ***", blurb)
+open(cover, "w").write(c)
+PY
 }
 
 cmd_reset() {

@@ -18,7 +18,7 @@ for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/kernel/patches/series" 
 		--show-types --ignore FILE_PATH_CHANGES,GIT_COMMIT_ID \
 		"$top/kernel/patches/$p" 2>&1)
 	# Drop the findings kernel/checkpatch.allow accepts for this patch.
-	for t in $(awk -v p="$p" '$1 == p { print $2 }' "$allow" 2>/dev/null); do
+	for t in $(awk -v p="${p#[0-9][0-9][0-9][0-9]-}" '$1 == p { print $2 }' "$allow" 2>/dev/null); do
 		out=$(grep -v ": [A-Z]*:$t:" <<<"$out")
 	done
 	# ERRORs and WARNINGs fail; --strict CHECKs are listed for review
