@@ -31,6 +31,12 @@ note() { echo "kernel-tree: $*" >&2; }
 
 g() { git -C "$tree" "$@"; }
 
+# The series' author and the cover letter's sender.
+set_identity() {
+	g config user.name "ASI Developers"
+	g config user.email "asi-devel@example.org"
+}
+
 installed_version() {
 	dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null || true
 }
@@ -76,8 +82,7 @@ extract() {
 	rmdir "$tree.tmp"
 
 	g init -q -b asi
-	g config user.name "ASI developers"
-	g config user.email "asi@localhost"
+	set_identity
 	g config gc.auto 0
 	g config core.abbrev 12
 	note "committing the pristine tree (takes a minute)"
@@ -184,6 +189,7 @@ cmd_export() {
 	fi
 	local n
 	n=$(g rev-list --count pristine..HEAD)
+	set_identity
 	find "$patches" -maxdepth 1 -name '*.patch' -delete
 	: >"$series.tmp"
 	if [ "$n" -gt 0 ]; then
