@@ -1,8 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Check every patch of kernel/patches with the tree's checkpatch.pl and, with
-# SERIES_BUILD=1, build the kernel at every commit of the series (slow: one
-# incremental build per patch) to prove the series is bisectable.
+# Check the series as a maintainer would before taking it:
+#  1. checkpatch.pl --strict on every patch of kernel/patches (findings that
+#     kernel/checkpatch.allow lists, with their reasons, are accepted);
+#  2. unless SERIES_BUILD=0, build the kernel at every commit of the series
+#     with the project config (bisectable), then the last commit with
+#     CONFIG_ADDRESS_SPACE_ISOLATION=n and with CONFIG_KVM=m.
+# The builds run in a worktree of their own (build/linux-bisect), so the
+# work tree and its objects are left alone. Prints its figures at the end.
 #
 #   series-check.sh TREE
 set -uo pipefail
@@ -10,8 +15,14 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tree=$1
 allow=$top/kernel/checkpatch.allow
+jobs=${JOBS:-$(nproc)}
 rc=0
 n=0
+nerr=0
+nwarn=0
+nchk=0
+t0=$(date +%s)
+
 for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/kernel/patches/series" | awk '{print $1}'); do
 	n=$((n + 1))
 	out=$(perl "$tree/scripts/checkpatch.pl" --no-tree --strict --terse \
@@ -21,31 +32,94 @@ for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/kernel/patches/series" 
 	for t in $(awk -v p="${p#[0-9][0-9][0-9][0-9]-}" '$1 == p { print $2 }' "$allow" 2>/dev/null); do
 		out=$(grep -v ": [A-Z]*:$t:" <<<"$out")
 	done
+	e=$(grep -c ': ERROR:' <<<"$out")
+	w=$(grep -c ': WARNING:' <<<"$out")
+	c=$(grep -c ': CHECK:' <<<"$out")
+	nerr=$((nerr + e)) nwarn=$((nwarn + w)) nchk=$((nchk + c))
 	# ERRORs and WARNINGs fail; --strict CHECKs are listed for review
 	# (the ones left are false positives on macros such as
 	# KUNIT_ARRAY_PARAM and DECLARE_WORK).
-	if grep -qE ': (ERROR|WARNING):' <<<"$out"; then
+	if [ "$e" -gt 0 ] || [ "$w" -gt 0 ]; then
 		echo "series-check: $p:"
 		echo "$out"
 		rc=1
-	elif grep -q ': CHECK:' <<<"$out"; then
-		echo "series-check: $p: ok ($(grep -c ': CHECK:' <<<"$out") CHECKs:" \
+	elif [ "$c" -gt 0 ]; then
+		echo "series-check: $p: ok ($c CHECKs:" \
 			"$(grep -o 'CHECK:[A-Z_]*' <<<"$out" | sort -u | tr '\n' ' '))"
 	else
 		echo "series-check: $p: ok"
 	fi
 done
-echo "series-check: $n patches checked"
+t1=$(date +%s)
+summary="series-check: $n patches; checkpatch --strict: $nerr errors, $nwarn warnings, $nchk checks ($((t1 - t0)) s)"
 
-if [ "${SERIES_BUILD:-0}" = 1 ]; then
-	obj=$top/build/obj-bisect
-	orig=$(git -C "$tree" rev-parse HEAD)
-	for c in $(git -C "$tree" rev-list --reverse pristine..HEAD); do
-		git -C "$tree" checkout -q "$c"
-		"$top/scripts/kernel-config.sh" "$tree" "$obj" "$top"/kernel/config/*.config &&
-		make -s -C "$tree" O="$obj" ARCH=x86_64 CC="ccache gcc" -j"$(nproc)" bzImage ||
-			{ echo "series-check: build fails at $(git -C "$tree" log -1 --format='%h %s' "$c")"; rc=1; }
-	done
-	git -C "$tree" checkout -q asi 2>/dev/null || git -C "$tree" checkout -q "$orig"
+if [ "${SERIES_BUILD:-1}" = 0 ]; then
+	echo "$summary"
+	exit $rc
 fi
+
+wt=$top/build/linux-bisect
+log=$top/build/series-check.log
+: >"$log"
+if [ ! -d "$wt" ]; then
+	git -C "$tree" worktree prune
+	git -C "$tree" worktree add -q --detach "$wt" HEAD || exit 1
+fi
+commits=$(git -C "$tree" rev-list --reverse pristine..HEAD)
+tip=$(git -C "$tree" rev-parse HEAD)
+builds=0
+bad=0
+kwarn=0
+
+# One build of the work tree at its checkout: OBJ, then config tweaks
+# (scripts/config arguments) applied to the project config of the tip.
+build() {
+	local obj=$1 what=$2 out s
+	shift 2
+	mkdir -p "$obj"
+	cp "$base_config" "$obj/.config"
+	[ $# -gt 0 ] && "$wt/scripts/config" --file "$obj/.config" "$@"
+	s=$(date +%s)
+	out=$(make -C "$wt" O="$obj" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" \
+		LOCALVERSION= -j"$jobs" olddefconfig bzImage \
+		$(grep -q '^CONFIG_MODULES=y' "$obj/.config" && echo modules) 2>&1)
+	local st=$?
+	{ echo "=== $what"; echo "$out"; } >>"$log"
+	local w
+	w=$(grep -c 'warning:' <<<"$out")
+	kwarn=$((kwarn + w))
+	builds=$((builds + 1))
+	if [ $st -ne 0 ]; then
+		echo "series-check: build fails: $what"
+		grep -E 'error|Error' <<<"$out" | head -20
+		bad=$((bad + 1))
+		rc=1
+	else
+		echo "series-check: built $what in $(($(date +%s) - s)) s, $w warnings"
+	fi
+	[ "$w" -gt 0 ] && grep 'warning:' <<<"$out" | head -10
+	return 0
+}
+
+# The project config, generated once at the tip; each commit runs
+# olddefconfig on it (options a commit does not know yet are dropped).
+git -C "$wt" checkout -q --detach "$tip"
+"$top/scripts/kernel-config.sh" "$wt" "$top/build/obj-bisect-config" \
+	"$top"/kernel/config/*.config >/dev/null || exit 1
+base_config=$top/build/obj-bisect-config/.config
+
+i=0
+for c in $commits; do
+	i=$((i + 1))
+	git -C "$wt" checkout -q --detach "$c"
+	build "$top/build/obj-bisect" "$i/$n $(git -C "$wt" log -1 --format='%h %s' "$c")"
+done
+git -C "$wt" checkout -q --detach "$tip"
+build "$top/build/obj-noasi" "tip with CONFIG_ADDRESS_SPACE_ISOLATION=n" \
+	--disable ADDRESS_SPACE_ISOLATION
+build "$top/build/obj-kvm-m" "tip with CONFIG_KVM=m" \
+	--enable MODULES --module KVM --module KVM_INTEL --module KVM_AMD
+t2=$(date +%s)
+echo "$summary"
+echo "series-check: $builds builds ($bad failed), $kwarn compiler warnings, $((t2 - t1)) s; log in $log"
 exit $rc

@@ -13,7 +13,7 @@
 # Documentation/netlink schemas. The generator runs in a scratch copy laid out
 # like the kernel tree, so its "auto-generated from" comments name
 # Documentation/netlink/specs/asi.yaml and the source includes "asi_nl_gen.h",
-# exactly as they must read in arch/x86/mm/.
+# exactly as they must read in arch/x86/mm/asi/.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,8 +36,8 @@ gen=$TREE/tools/net/ynl/ynl-gen-c.py
 spec_tree=Documentation/netlink/specs/asi.yaml
 map=(
 	"uapi/linux/asi.h include/uapi/linux/asi.h uapi --header"
-	"uapi/kernel/asi_nl_gen.h arch/x86/mm/asi_nl_gen.h kernel --header"
-	"uapi/kernel/asi_nl_gen.c arch/x86/mm/asi_nl_gen.c kernel --source"
+	"uapi/kernel/asi_nl_gen.h arch/x86/mm/asi/asi_nl_gen.h kernel --header"
+	"uapi/kernel/asi_nl_gen.c arch/x86/mm/asi/asi_nl_gen.c kernel --source"
 )
 
 [ -f "$spec" ] || die "$spec is missing"
@@ -51,7 +51,7 @@ trap 'rm -rf "$tmp"' EXIT
 # A scratch kernel-shaped tree: the generator finds the root by MAINTAINERS
 # and the schema at Documentation/netlink/<protocol>.yaml next to specs/.
 mkdir -p "$tmp/Documentation/netlink/specs" "$tmp/include/uapi/linux" \
-	"$tmp/arch/x86/mm"
+	"$tmp/arch/x86/mm/asi"
 : >"$tmp/MAINTAINERS"
 cp "$TREE"/Documentation/netlink/genetlink*.yaml "$tmp/Documentation/netlink/"
 cp "$spec" "$tmp/$spec_tree"

@@ -4,7 +4,7 @@
  * NMIs nesting at every step.
  *
  * Abstracted (paths under build/linux, branch asi):
- *   arch/x86/mm/asi.c             __asi_enter(), asi_enter(),
+ *   arch/x86/mm/asi/switch.c      __asi_enter(), asi_enter(),
  *                                 asi_exit_reason(), asi_exit(),
  *                                 asi_handle_page_fault()
  *   arch/x86/include/asm/asi.h    asi_intr_enter(), asi_intr_exit(),
@@ -16,9 +16,10 @@
  *   kernel/sched/core.c           __schedule()
  *   arch/x86/kernel/process_64.c  __switch_to()
  *   arch/x86/kvm/vmx/vmx.c        vmx_vcpu_enter_exit() (HOST_CR3)
- *   arch/x86/kvm/x86.c            vcpu_enter_guest(), kvm_asi_post_enter()
+ *   arch/x86/kvm/x86.c            vcpu_enter_guest()
+ *   arch/x86/kvm/asi.c            kvm_asi_post_enter()
  *   arch/x86/include/asm/entry-common.h  arch_exit_to_user_mode_prepare()
- *   arch/x86/mm/asi_stress.c      asi_stress_fn() (TASK_STRESS)
+ *   arch/x86/mm/asi/stress.c      asi_stress_fn() (TASK_STRESS)
  *
  * Each process is one hardware context: the task, up to MAXIRQ nested
  * interrupt handlers (an interrupt nests in another's softirq tail) and
@@ -450,7 +451,7 @@ inline vmx_round()
 }
 
 /*
- * asi_stress_fn() (arch/x86/mm/asi_stress.c): restricted with interrupts
+ * asi_stress_fn() (arch/x86/mm/asi/stress.c): restricted with interrupts
  * on, so interrupts arrive with the target set, may fault out, and the
  * outermost return re-enters.
  */

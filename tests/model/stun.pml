@@ -6,20 +6,20 @@
  * reschedules, returns to userspace and CPU hotplug.
  *
  * Abstracted (paths under build/linux, branch asi):
- *   arch/x86/kvm/x86.c   struct kvm_asi_cpu, kvm_asi_find_core_siblings(),
+ *   arch/x86/kvm/asi.c   struct kvm_asi_cpu, kvm_asi_find_core_siblings(),
  *                        kvm_asi_find_siblings(), kvm_asi_vcpu_load(),
  *                        kvm_asi_unstun(), kvm_asi_post_exit(),
  *                        kvm_asi_post_enter(), kvm_asi_flush(),
  *                        kvm_asi_release(),
  *                        kvm_asi_stunned(), kvm_asi_stun_wait(),
- *                        kvm_asi_guest_mode(), kvm_asi_vcpu_put(),
- *                        kvm_vcpu_exit_request(), vcpu_enter_guest(),
+ *                        kvm_asi_guest_mode(), kvm_asi_vcpu_put()
+ *   arch/x86/kvm/x86.c   kvm_vcpu_exit_request(), vcpu_enter_guest(),
  *                        vcpu_run(), kvm_arch_vcpu_load(),
  *                        kvm_arch_vcpu_put()
  *   arch/x86/kvm/vmx/vmx.c  vmx_vcpu_enter_exit(), vmx_vcpu_run()
  *                        (fastpath re-entry), vmx_do_nmi_irqoff()
  *   virt/kvm/kvm_main.c  vcpu_put(), kvm_sched_out(), kvm_sched_in()
- *   arch/x86/mm/asi.c    asi_enter(), __asi_enter(), asi_exit_reason(),
+ *   arch/x86/mm/asi/switch.c  asi_enter(), __asi_enter(), asi_exit_reason(),
  *                        asi_handle_page_fault() (the hooks' callers;
  *                        the address-space details are asi.pml's)
  *   arch/x86/kernel/smpboot.c  set_cpu_sibling_map(),
