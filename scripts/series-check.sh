@@ -7,7 +7,9 @@
 #     with the project config (bisectable), then the last commit with
 #     CONFIG_ADDRESS_SPACE_ISOLATION=n and with CONFIG_KVM=m.
 # The builds run in a worktree of their own (build/linux-bisect), so the
-# work tree and its objects are left alone. Prints its figures at the end.
+# work tree and its objects are left alone. A tree that built before with
+# the same config is not built again (build/series-check.done), so a run
+# that was stopped resumes where it was. Prints its figures at the end.
 #
 #   series-check.sh TREE
 set -uo pipefail
@@ -74,8 +76,14 @@ kwarn=0
 # One build of the work tree at its checkout: OBJ, then config tweaks
 # (scripts/config arguments) applied to the project config of the tip.
 build() {
-	local obj=$1 what=$2 out s
+	local obj=$1 what=$2 out s key
 	shift 2
+	key="$(git -C "$wt" rev-parse 'HEAD^{tree}') $cfg_hash $*"
+	if grep -qxF "$key" "$done_file" 2>/dev/null; then
+		echo "series-check: built before: $what"
+		builds=$((builds + 1))
+		return 0
+	fi
 	mkdir -p "$obj"
 	cp "$base_config" "$obj/.config"
 	[ $# -gt 0 ] && "$wt/scripts/config" --file "$obj/.config" "$@"
@@ -96,6 +104,7 @@ build() {
 		rc=1
 	else
 		echo "series-check: built $what in $(($(date +%s) - s)) s, $w warnings"
+		[ "$w" -eq 0 ] && echo "$key" >>"$done_file"
 	fi
 	[ "$w" -gt 0 ] && grep 'warning:' <<<"$out" | head -10
 	return 0
@@ -107,6 +116,8 @@ git -C "$wt" checkout -q --detach "$tip"
 "$top/scripts/kernel-config.sh" "$wt" "$top/build/obj-bisect-config" \
 	"$top"/kernel/config/*.config >/dev/null || exit 1
 base_config=$top/build/obj-bisect-config/.config
+cfg_hash=$(sha256sum <"$base_config" | cut -c1-16)
+done_file=$top/build/series-check.done
 
 i=0
 for c in $commits; do
