@@ -44,6 +44,36 @@ void asictl_usage(FILE *fp)
 	      "See asictl(8).\n", fp);
 }
 
+/* The usage lines of one object ("asictl mark help"), as iproute2 does. */
+void asictl_usage_topic(FILE *fp, const char *topic)
+{
+	static const char *const lines[] = {
+		"asictl status",
+		"asictl class show [CLASS]",
+		"asictl stats [CLASS] [--per-cpu] [--reset]",
+		"asictl stun show [--class CLASS]",
+		"asictl stun on|off [--class CLASS]",
+		"asictl mark add ADDR LEN | SYMBOL | --cache NAME",
+		"asictl mark del ID",
+		"asictl mark list",
+		"asictl exits [--top N] [--class CLASS]",
+		"asictl monitor",
+	};
+	size_t l = strlen(topic);
+	bool first = true;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		const char *cmd = lines[i] + strlen("asictl ");
+
+		if (strncmp(cmd, topic, l) || (cmd[l] && cmd[l] != ' '))
+			continue;
+		fprintf(fp, "%s%s\n", first ? "Usage: " : "       ", lines[i]);
+		first = false;
+	}
+	fputs("See asictl(8).\n", fp);
+}
+
 static int usage_err(FILE *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -372,6 +402,19 @@ static bool takes_value(const char *s)
 	       !strcmp(s, "--cache");
 }
 
+static bool is_object(const char *s)
+{
+	static const char *const objects[] = {
+		"status", "class", "stats", "stun", "mark", "exits", "monitor",
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(objects) / sizeof(objects[0]); i++)
+		if (!strcmp(s, objects[i]))
+			return true;
+	return false;
+}
+
 int asictl_parse_args(int argc, char **argv, struct asictl_args *a, FILE *err)
 {
 	bool help = false, version = false, dashdash = false;
@@ -420,6 +463,12 @@ int asictl_parse_args(int argc, char **argv, struct asictl_args *a, FILE *err)
 	if (!obj)
 		return usage_err(err, "missing object (status, class, stats, stun, mark, exits, monitor, help)");
 	c.ctx = obj;
+	/* OBJECT help: that object's usage. */
+	if (c.i < c.n && !strcmp(c.v[c.i], "help") && is_object(obj)) {
+		c.i++;
+		a->topic = obj;
+		return no_more(&c, a, ASICTL_OP_HELP);
+	}
 	if (!strcmp(obj, "help"))
 		return no_more(&c, a, ASICTL_OP_HELP);
 	if (!strcmp(obj, "version"))

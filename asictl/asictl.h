@@ -73,12 +73,14 @@ struct asictl_args {
 	const char *name;	/* mark add SYMBOL / --cache NAME */
 	uint32_t mark_id;	/* mark del ID */
 	uint32_t top;		/* exits --top N; 0 when not given */
+	const char *topic;	/* OBJECT help: the object; NULL for all */
 };
 
 int asictl_parse_args(int argc, char **argv, struct asictl_args *a, FILE *err);
 int asictl_parse_u32(const char *s, uint32_t *v);
 int asictl_parse_u64(const char *s, uint64_t *v);
 void asictl_usage(FILE *fp);
+void asictl_usage_topic(FILE *fp, const char *topic);
 
 /* ---- msg.c ---- */
 
@@ -112,6 +114,7 @@ struct asictl_err {
 	bool absent;		/* the family is not registered */
 	char msg[256];		/* extack message, or our own reason */
 	char attr[32];		/* the attribute extack pointed at */
+	char warning[256];	/* extack message of a request that succeeded */
 };
 
 void asictl_err_set(struct asictl_err *e, int err, const char *fmt, ...)

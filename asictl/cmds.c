@@ -55,6 +55,9 @@ static int transact(struct run *r, struct nlmsghdr *req, asictl_msg_cb cb,
 		return too_long(r);
 	if (asictl_nl_transact(&r->nl, req, cb, data))
 		return fail(r);
+	/* Done, with a remark from the kernel: shown as iproute2 does. */
+	if (r->nl.err.warning[0])
+		fprintf(r->err, "Warning: %s\n", r->nl.err.warning);
 	return 0;
 }
 
@@ -356,7 +359,10 @@ int asictl_run(const struct asictl_args *a, FILE *out, FILE *err)
 
 	switch (a->op) {
 	case ASICTL_OP_HELP:
-		asictl_usage(out);
+		if (a->topic)
+			asictl_usage_topic(out, a->topic);
+		else
+			asictl_usage(out);
 		return 0;
 	case ASICTL_OP_VERSION:
 		fprintf(out, "asictl %s (%s netlink family version %d)\n",

@@ -29,16 +29,10 @@ void asictl_err_set(struct asictl_err *e, int err, const char *fmt, ...)
 	}
 }
 
-/*
- * A refusal for lack of privilege: EPERM/EACCES with no reason, or with the
- * kernel's capability message. EPERM with another reason ("range holds
- * secrets") is the kernel refusing the request itself.
- */
+/* The exit status follows the errno: EPERM and EACCES are permission. */
 static bool asictl_err_is_perm(const struct asictl_err *e)
 {
-	if (e->err != -EPERM && e->err != -EACCES)
-		return false;
-	return !e->kernel || !e->msg[0] || strstr(e->msg, "CAP_");
+	return e->err == -EPERM || e->err == -EACCES;
 }
 
 int asictl_err_exit(const struct asictl_err *e)
@@ -75,7 +69,8 @@ void asictl_err_print(FILE *fp, const char *what, const struct asictl_err *e)
 	if (e->kernel && e->msg[0])
 		fprintf(fp, " (%s)", strerror(-e->err));
 	fputc('\n', fp);
-	if (asictl_err_is_perm(e))
+	/* Without a reason from the kernel, say what is usually missing. */
+	if (asictl_err_is_perm(e) && !e->msg[0])
 		fprintf(fp, "asictl: permission denied: changing ASI needs "
 			"CAP_NET_ADMIN and CAP_SYS_ADMIN (run as root)\n");
 }
@@ -695,6 +690,30 @@ static int kernel_err(const struct nlmsghdr *req, int err, const void *tlv,
 	return err;
 }
 
+/*
+ * An ack may carry a warning in its extack (the request was done, with a
+ * remark): keep its message for the caller to print.
+ */
+static void ack_warning(const struct nlmsghdr *req, const struct nlmsghdr *nlh,
+			struct asictl_err *e)
+{
+	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
+	size_t off = NLMSG_HDRLEN + sizeof(*err);
+	struct asictl_err w;
+
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	/* An ack's copy of the request is always capped to its header. */
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED) &&
+	    err->msg.nlmsg_len >= NLMSG_HDRLEN)
+		off += NLMSG_ALIGN(err->msg.nlmsg_len - NLMSG_HDRLEN);
+	if (off >= nlh->nlmsg_len)
+		return;
+	memset(&w, 0, sizeof(w));
+	parse_extack(req, (const char *)nlh + off, nlh->nlmsg_len - off, &w);
+	snprintf(e->warning, sizeof(e->warning), "%s", w.msg);
+}
+
 /* NLMSG_ERROR: 0 for an ack, else the kernel's error. */
 static int error_msg(const struct nlmsghdr *req, const struct nlmsghdr *nlh,
 		     struct asictl_err *e)
@@ -706,8 +725,10 @@ static int error_msg(const struct nlmsghdr *req, const struct nlmsghdr *nlh,
 		return bad(e, "malformed reply: truncated error message");
 	if (err->error > 0 || err->error < -4095)
 		return bad(e, "malformed reply: error %d", err->error);
-	if (!err->error)
+	if (!err->error) {
+		ack_warning(req, nlh, e);
 		return 0;
+	}
 	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
 		return kernel_err(req, err->error, NULL, 0, e);
 	if (!(nlh->nlmsg_flags & NLM_F_CAPPED)) {

@@ -9,7 +9,7 @@ asictl invocations and prints each one's output and exit status.
 
 When the family is missing although asi=on: the asi=on tests skip only
 while the kernel series carries no netlink patch (no patch in
-kernel/patches adds arch/x86/mm/asi_netlink.c) and the booted kernel has
+kernel/patches adds arch/x86/mm/asi/netlink.c) and the booted kernel has
 no asi_nl_family symbol; once either claims the family, a missing family
 fails. ASI_NL_KERNEL=path/to/bzImage boots the asi=on tests on that
 kernel instead (e.g. a tree where the netlink patch is being written).
@@ -59,7 +59,7 @@ def ok_json(res):
 def series_has_netlink():
     for p in glob.glob(os.path.join(TOP, "kernel", "patches", "*.patch")):
         with open(p, errors="replace") as f:
-            if "b/arch/x86/mm/asi_netlink.c" in f.read():
+            if "b/arch/x86/mm/asi/netlink.c" in f.read():
                 return True
     return False
 
@@ -276,10 +276,9 @@ def test_asictl_marks(on):
     r = many(g, ["asictl mark add base_crng", "asictl mark add --cache kmalloc-64",
                  "asictl mark add --cache task_struct", "asictl mark add schedule",
                  "asictl mark add 0x1000 4096"])
-    # Secrets are refused with EPERM, which asictl reports as a permission
-    # error (exit 4), after the kernel's reason.
-    # Refused by the kernel for what the range holds, not for privilege.
-    assert r[0][0] == KERNEL and "range holds secrets: base_crng" in r[0][1], r[0]
+    # Secrets are refused with EPERM: the exit status follows the errno
+    # (4), the kernel's reason is shown, and no hint about capabilities.
+    assert r[0][0] == PERM and "range holds secrets: base_crng" in r[0][1], r[0]
     assert "permission denied" not in r[0][1], r[0]
     for (rc, out), why in zip(r[1:], ["cache is shared by merged caches",
                                       "cache is already non-sensitive",

@@ -33,6 +33,14 @@ static const struct good goods[] = {
 	{ "-h", { .op = ASICTL_OP_HELP } },
 	{ "--help", { .op = ASICTL_OP_HELP } },
 	{ "stats --help", { .op = ASICTL_OP_HELP } },
+	{ "status help", { .op = ASICTL_OP_HELP, .topic = "status" } },
+	{ "class help", { .op = ASICTL_OP_HELP, .topic = "class" } },
+	{ "stats help", { .op = ASICTL_OP_HELP, .topic = "stats" } },
+	{ "stun help", { .op = ASICTL_OP_HELP, .topic = "stun" } },
+	{ "mark help", { .op = ASICTL_OP_HELP, .topic = "mark" } },
+	{ "exits help", { .op = ASICTL_OP_HELP, .topic = "exits" } },
+	{ "monitor help", { .op = ASICTL_OP_HELP, .topic = "monitor" } },
+	{ "-j mark help", { .op = ASICTL_OP_HELP, .json = true, .topic = "mark" } },
 	{ "-V", { .op = ASICTL_OP_VERSION } },
 	{ "--version", { .op = ASICTL_OP_VERSION } },
 	{ "version", { .op = ASICTL_OP_VERSION } },
@@ -189,6 +197,7 @@ static void test_good(void **state)
 	same_str("name", a.name, g->want.name);
 	assert_int_equal(a.mark_id, g->want.mark_id);
 	assert_int_equal(a.top, g->want.top);
+	same_str("topic", a.topic, g->want.topic);
 	free(err);
 }
 

@@ -393,6 +393,41 @@ static void test_run_perm_extack(void **state)
 			       "(Operation not permitted)\n"));
 }
 
+/* A request done with a remark: the kernel's extack on the ack. */
+static void test_run_warning(void **state)
+{
+	(void)state;
+	mock_push_family();
+	mock_push(mock_error(buf, 0, "stats of class kvm were reset meanwhile", -1));
+	assert_int_equal(mock_run("stats --reset", &out, &err), ASICTL_EXIT_OK);
+	assert_string_equal(err, "Warning: stats of class kvm were reset meanwhile\n");
+}
+
+/* An ack without extack says nothing. */
+static void test_run_no_warning(void **state)
+{
+	(void)state;
+	mock_push_family();
+	mock_push(mock_error(buf, 0, NULL, -1));
+	assert_int_equal(mock_run("stats --reset", &out, &err), ASICTL_EXIT_OK);
+	assert_string_equal(err, "");
+}
+
+/* OBJECT help: that object's usage only, without asking the kernel. */
+static void test_run_object_help(void **state)
+{
+	(void)state;
+	assert_int_equal(mock_run("mark help", &out, &err), ASICTL_EXIT_OK);
+	assert_string_equal(out, "Usage: asictl mark add ADDR LEN | SYMBOL | --cache NAME\n"
+			    "       asictl mark del ID\n"
+			    "       asictl mark list\n"
+			    "See asictl(8).\n");
+	assert_string_equal(err, "");
+	assert_int_equal(mock_run("stats help", &out, &err), ASICTL_EXIT_OK);
+	assert_string_equal(out, "Usage: asictl stats [CLASS] [--per-cpu] [--reset]\n"
+			    "See asictl(8).\n");
+}
+
 static void test_run_unsupported_op(void **state)
 {
 	static unsigned char fam[MOCK_BUF];
@@ -527,6 +562,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_run_extack, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_perm, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_perm_extack, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_run_warning, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_run_no_warning, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_run_object_help, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_unsupported_op, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_malformed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_system, setup, teardown),

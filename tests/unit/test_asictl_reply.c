@@ -307,9 +307,15 @@ static void test_process_extack(void **state)
 	assert_int_equal(asictl_process(req, MOCK_PORT, rx, n, NULL, NULL, &e), -EPERM);
 	assert_int_equal(asictl_err_exit(&e), ASICTL_EXIT_PERM);
 
-	/* EPERM for what the request asks: the kernel refused it. */
+	/* The exit status follows the errno, whatever the reason says. */
 	n = append(rx, 0, mock_error(buf, -EPERM, "range holds secrets: base_crng", -1), 5);
 	assert_int_equal(asictl_process(req, MOCK_PORT, rx, n, NULL, NULL, &e), -EPERM);
+	assert_int_equal(asictl_err_exit(&e), ASICTL_EXIT_PERM);
+	n = append(rx, 0, mock_error(buf, -EACCES, NULL, -1), 5);
+	assert_int_equal(asictl_process(req, MOCK_PORT, rx, n, NULL, NULL, &e), -EACCES);
+	assert_int_equal(asictl_err_exit(&e), ASICTL_EXIT_PERM);
+	n = append(rx, 0, mock_error(buf, -EINVAL, "CAP_SYS_ADMIN is required", -1), 5);
+	assert_int_equal(asictl_process(req, MOCK_PORT, rx, n, NULL, NULL, &e), -EINVAL);
 	assert_int_equal(asictl_err_exit(&e), ASICTL_EXIT_KERNEL);
 }
 
