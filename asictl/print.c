@@ -211,17 +211,17 @@ const char *asictl_kind_name(uint32_t kind)
 
 const char *const asictl_stats_names[ASI_A_STATS_MAX + 1] = {
 	[ASI_A_STATS_ENTERS] = "enters",
-	[ASI_A_STATS_EXITS_EXPLICIT] = "exits_explicit",
-	[ASI_A_STATS_EXITS_PAGE_FAULT] = "exits_page_fault",
-	[ASI_A_STATS_EXITS_SCHEDULE] = "exits_schedule",
-	[ASI_A_STATS_EXITS_RETURN_TO_USER] = "exits_return_to_user",
-	[ASI_A_STATS_EXITS_MM_SWITCH] = "exits_mm_switch",
-	[ASI_A_STATS_TLB_FLUSHES] = "tlb_flushes",
-	[ASI_A_STATS_FAULTS_HANDLED] = "faults_handled",
-	[ASI_A_STATS_L1D_FLUSHES] = "l1d_flushes",
-	[ASI_A_STATS_CPU_BUFFER_CLEARS] = "cpu_buffer_clears",
+	[ASI_A_STATS_EXITS_EXPLICIT] = "exits-explicit",
+	[ASI_A_STATS_EXITS_PAGE_FAULT] = "exits-page-fault",
+	[ASI_A_STATS_EXITS_SCHEDULE] = "exits-schedule",
+	[ASI_A_STATS_EXITS_RETURN_TO_USER] = "exits-return-to-user",
+	[ASI_A_STATS_EXITS_MM_SWITCH] = "exits-mm-switch",
+	[ASI_A_STATS_TLB_FLUSHES] = "tlb-flushes",
+	[ASI_A_STATS_FAULTS_HANDLED] = "faults-handled",
+	[ASI_A_STATS_L1D_FLUSHES] = "l1d-flushes",
+	[ASI_A_STATS_CPU_BUFFER_CLEARS] = "cpu-buffer-clears",
 	[ASI_A_STATS_STUNS] = "stuns",
-	[ASI_A_STATS_STUNNED_NS] = "stunned_ns",
+	[ASI_A_STATS_STUNNED_NS] = "stunned-ns",
 	[ASI_A_STATS_CPU] = "cpu",
 };
 
@@ -269,14 +269,14 @@ void asictl_render_status(struct asictl_out *o, const struct asictl_status *st)
 		out_u64(o, "classes", "classes               %" PRIu64 "\n",
 			st->classes);
 	if (ASICTL_HAS(st, ASI_A_STATUS_GLOBAL_NONSENSITIVE_BYTES)) {
-		out_u64(o, "global_nonsensitive_bytes",
+		out_u64(o, "global-nonsensitive-bytes",
 			"global non-sensitive  %" PRIu64 " bytes",
 			st->global_nonsensitive_bytes);
 		human_bytes(o, st->global_nonsensitive_bytes);
 		out_text(o, "\n");
 	}
 	if (ASICTL_HAS(st, ASI_A_STATUS_STUN_DEFAULT))
-		out_enum(o, "stun_default", "default stun policy   %s\n",
+		out_enum(o, "stun-default", "default stun policy   %s\n",
 			 asictl_stun_name(st->stun_default), st->stun_default);
 	if (ASICTL_HAS(st, ASI_A_STATUS_MARKS))
 		out_u64(o, "marks", "marks                 %" PRIu64 "\n",
@@ -419,7 +419,7 @@ void asictl_render_stats(struct asictl_out *o, const struct asictl_class *c,
 	if (per_cpu) {
 		if (!o->json && c->ncpus)
 			per_cpu_text(o, c);
-		out_arr_open(o, "cpus");
+		out_arr_open(o, "cpu-stats");
 		for (i = 0; i < c->ncpus && o->json; i++) {
 			out_obj_open(o, NULL);
 			out_u64(o, "cpu", NULL, c->cpus[i].v[ASI_A_STATS_CPU]);
@@ -506,13 +506,13 @@ void asictl_render_exit(struct asictl_out *o, const struct asictl_exit_ent *x)
 
 	out_obj_open(o, NULL);
 	out_u64(o, "count", "%12" PRIu64 "  ", x->count);
-	out_u64(o, "class_id", NULL, x->class_id);
+	out_u64(o, "class-id", NULL, x->class_id);
 	if (x->class_name)
 		snprintf(cls, sizeof(cls), "%s", x->class_name);
 	else
 		snprintf(cls, sizeof(cls), "%" PRIu32, x->class_id);
 	if (o->json)
-		out_str(o, "class", NULL, x->class_name);
+		out_str(o, "class-name", NULL, x->class_name);
 	else
 		out_text(o, "%-15s  ", cls);
 	out_addr(o, "addr", x->addr);

@@ -156,10 +156,10 @@ def test_asictl_status_class(on):
                  "asictl -j class show 0"])
     st = ok_json(r[0])
     assert st["enabled"] is True and st["classes"] >= 1 and st["marks"] >= 0
-    assert st["stun_default"] in ("on", "off") and isinstance(st["pcid"], bool)
-    assert st["global_nonsensitive_bytes"] > 1 << 20
+    assert st["stun-default"] in ("on", "off") and isinstance(st["pcid"], bool)
+    assert st["global-nonsensitive-bytes"] > 1 << 20
     assert re.search(r"^ASI +enabled$", r[1][1], re.M), r[1]
-    assert re.search(rf"^global non-sensitive +{st['global_nonsensitive_bytes']} bytes",
+    assert re.search(rf"^global non-sensitive +{st['global-nonsensitive-bytes']} bytes",
                      r[1][1], re.M), r[1]
     classes = ok_json(r[2])
     kvm = [c for c in classes if c["name"] == "kvm"]
@@ -174,12 +174,12 @@ def test_asictl_status_class(on):
     stats = ok_json(r[7])
     assert [c["name"] for c in stats] == [c["name"] for c in classes]
     for c in stats:
-        assert len(c["cpus"]) == ncpu and sorted(x["cpu"] for x in c["cpus"]) == list(range(ncpu))
-        assert set(c["stats"]) == {"enters", "exits_explicit", "exits_page_fault",
-                                   "exits_schedule", "exits_return_to_user",
-                                   "exits_mm_switch", "tlb_flushes", "faults_handled",
-                                   "l1d_flushes", "cpu_buffer_clears", "stuns",
-                                   "stunned_ns"}
+        assert len(c["cpu-stats"]) == ncpu and sorted(x["cpu"] for x in c["cpu-stats"]) == list(range(ncpu))
+        assert set(c["stats"]) == {"enters", "exits-explicit", "exits-page-fault",
+                                   "exits-schedule", "exits-return-to-user",
+                                   "exits-mm-switch", "tlb-flushes", "faults-handled",
+                                   "l1d-flushes", "cpu-buffer-clears", "stuns",
+                                   "stunned-ns"}
     assert "cpu0" in r[8][1] and re.search(r"^  enters +\d+", r[8][1], re.M), r[8]
     # id 0 is below the policy's minimum: the kernel's message, verbatim.
     assert r[9][0] == KERNEL and "(attribute 'id')" in r[9][1], r[9]
@@ -203,14 +203,14 @@ def test_asictl_stats_exits(on):
                  "asictl -j stats"])
     kvm = ok_json(r[0])[0]
     total = kvm["stats"]
-    assert total["enters"] >= 500 and total["exits_page_fault"] > 0, total
+    assert total["enters"] >= 500 and total["exits-page-fault"] > 0, total
     for k, v in total.items():
-        assert v == sum(c[k] for c in kvm["cpus"]), k
+        assert v == sum(c[k] for c in kvm["cpu-stats"]), k
     exits = ok_json(r[1])
     assert exits and [e["count"] for e in exits] == sorted(
         (e["count"] for e in exits), reverse=True)
     for e in exits:
-        assert e["class"] == "kvm" and e["class_id"] == kvm["id"] and e["symbol"]
+        assert e["class-name"] == "kvm" and e["class-id"] == kvm["id"] and e["symbol"]
         assert re.fullmatch(r"0x[0-9a-f]+", e["addr"]) and e["ip"] != "0x0"
     assert ok_json(r[2]) == exits[:2]
     assert re.search(r"^ +COUNT +CLASS +ADDR +IP +SYMBOL$", r[3][1], re.M), r[3]
@@ -222,6 +222,40 @@ def test_asictl_stats_exits(on):
     assert all(v == 0 for c in ok_json(r[8]) for v in c["stats"].values())
     print(f"{g.name}: asictl after 500 cpuid exits: {total['enters']} enters, "
           f"{len(exits)} exit places, top {exits[0]['symbol']} x{exits[0]['count']}")
+
+
+YNL = "ynl --spec /usr/share/ynl/specs/asi.yaml --output-json"
+
+
+def keys(obj):
+    """The keys of a JSON object and of the objects nested in it, by path."""
+    out = set()
+    for k, v in obj.items():
+        out.add(k)
+        if isinstance(v, dict):
+            out |= {f"{k}.{x}" for x in keys(v)}
+        elif isinstance(v, list) and v and isinstance(v[0], dict):
+            out |= {f"{k}[].{x}" for e in v for x in keys(e)}
+    return out
+
+
+def test_asictl_keys_are_the_specs(on):
+    """asictl's JSON keys are the spec's attribute names: what the kernel's
+    YNL CLI prints for the same request (its replies may hold more)."""
+    g = on
+    r = many(g, ["asictl -j status", f"{YNL} --do status-get",
+                 "asictl -j class show", f"{YNL} --dump class-get",
+                 "asictl -j stats kvm --per-cpu",
+                 f"{YNL} --do class-get --json '{{\"name\": \"kvm\", \"per-cpu\": true}}'"])
+    status, ynl_status = ok_json(r[0]), ok_json(r[1])
+    assert keys(status) == keys(ynl_status), (status, ynl_status)
+    classes = {c["id"]: c for c in ok_json(r[3])}
+    for c in ok_json(r[2]):
+        assert keys(c) <= keys(classes[c["id"]]), (c, classes[c["id"]])
+    stats, ynl_stats = ok_json(r[4])[0], ok_json(r[5])
+    assert keys(stats) <= keys(ynl_stats), (keys(stats) - keys(ynl_stats))
+    # Every counter and the per-CPU nest, under the spec's names.
+    assert "stats.exits-page-fault" in keys(stats) and "cpu-stats[].cpu" in keys(stats)
 
 
 def test_asictl_stun(on):

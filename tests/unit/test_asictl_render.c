@@ -68,8 +68,8 @@ static void test_status_json(void **state)
 	begin(true, false);
 	asictl_render_status(&o, &st);
 	end("{\"enabled\":true,\"pcid\":false,\"classes\":1,"
-	    "\"global_nonsensitive_bytes\":18446744073709551615,"
-	    "\"stun_default\":9,\"marks\":0}\n");
+	    "\"global-nonsensitive-bytes\":18446744073709551615,"
+	    "\"stun-default\":9,\"marks\":0}\n");
 }
 
 static void test_status_pretty(void **state)
@@ -174,7 +174,7 @@ static void test_stats_text(void **state)
 	fclose(o.fp);
 	assert_non_null(strstr(text, "class kvm (id 1)\n"));
 	assert_non_null(strstr(text, "  enters                 18446744073709551615\n"));
-	assert_non_null(strstr(text, "  stunned_ns                               12\n"));
+	assert_non_null(strstr(text, "  stunned-ns                               12\n"));
 	free(text);
 
 	begin(false, false);
@@ -182,7 +182,7 @@ static void test_stats_text(void **state)
 	fclose(o.fp);
 	assert_non_null(strstr(text, "                                        total cpu0        cpu1\n"));
 	assert_non_null(strstr(text, "  enters                 18446744073709551615    0 12345678901\n"));
-	assert_non_null(strstr(text, "  exits_explicit                            2    0 12345678901\n"));
+	assert_non_null(strstr(text, "  exits-explicit                            2    0 12345678901\n"));
 	free(text);
 }
 
@@ -197,7 +197,7 @@ static void test_stats_json(void **state)
 	begin(true, false);
 	asictl_render_stats(&o, &c, true);
 	end("{\"id\":1,\"name\":\"kvm\",\"stats\":{\"enters\":18446744073709551615},"
-	    "\"cpus\":[{\"cpu\":0,\"stuns\":0},{\"cpu\":1,\"stuns\":12345678901}]}\n");
+	    "\"cpu-stats\":[{\"cpu\":0,\"stuns\":0},{\"cpu\":1,\"stuns\":12345678901}]}\n");
 }
 
 static void test_stun(void **state)
@@ -262,7 +262,7 @@ static void test_exit(void **state)
 	    "         306  1                -                   -                   lockdep_hardirqs_off+0x0/0xb0\n");
 	begin(true, false);
 	asictl_render_exit(&o, &hidden);
-	end("{\"count\":306,\"class_id\":1,\"class\":null,\"addr\":\"0x0\",\"ip\":\"0x0\","
+	end("{\"count\":306,\"class-id\":1,\"class-name\":null,\"addr\":\"0x0\",\"ip\":\"0x0\","
 	    "\"symbol\":\"lockdep_hardirqs_off+0x0/0xb0\"}\n");
 }
 
@@ -510,8 +510,8 @@ static void test_run_dump(void **state)
 	mock_push(mock_done(buf, 0, NULL));
 	assert_int_equal(mock_run("--json exits --top 2", &out, &err), 0);
 	assert_string_equal(out,
-		"[{\"count\":5,\"class_id\":0,\"class\":null,\"addr\":\"0x0\",\"ip\":\"0x0\",\"symbol\":\"a+0x1/0x2\"},"
-		"{\"count\":5,\"class_id\":0,\"class\":null,\"addr\":\"0x0\",\"ip\":\"0x0\",\"symbol\":\"a+0x1/0x2\"}]\n");
+		"[{\"count\":5,\"class-id\":0,\"class-name\":null,\"addr\":\"0x0\",\"ip\":\"0x0\",\"symbol\":\"a+0x1/0x2\"},"
+		"{\"count\":5,\"class-id\":0,\"class-name\":null,\"addr\":\"0x0\",\"ip\":\"0x0\",\"symbol\":\"a+0x1/0x2\"}]\n");
 }
 
 static void test_run_empty_dump(void **state)
