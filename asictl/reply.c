@@ -219,57 +219,88 @@ static bool size_ok(enum atype t, const struct nlattr *a)
 typedef int (*attr_fn)(const struct nlattr *a, unsigned int type, void *arg,
 		       struct asictl_err *e);
 
-/*
- * Walk the attributes in @data: each must fit and have the size of its
- * type; @fn gets the known ones, in order (multi-attr entries included).
- */
-static int walk(const void *data, size_t len, const struct aset *set,
-		attr_fn fn, void *arg, struct asictl_err *e)
-{
-	const struct nlattr *a = data;
-	unsigned int type;
-	int err;
+/* What libmnl checks of each type; size_ok() adds the exact sizes. */
+static const enum mnl_attr_data_type mnl_type[] = {
+	[A_NONE] = MNL_TYPE_UNSPEC,
+	[A_U8] = MNL_TYPE_U8,
+	[A_U16] = MNL_TYPE_U16,
+	[A_U32] = MNL_TYPE_U32,
+	[A_UINT] = MNL_TYPE_UNSPEC,	/* 4 or 8 bytes: size_ok() */
+	[A_STR] = MNL_TYPE_NUL_STRING,
+	[A_NEST] = MNL_TYPE_NESTED,
+	[A_FLAG] = MNL_TYPE_FLAG,
+};
 
-	while (len > 0) {
-		if (len < sizeof(*a) || a->nla_len < sizeof(*a) ||
-		    a->nla_len > len)
-			return bad(e, "malformed reply: truncated attribute in %s",
-				   set->name);
-		type = set->array ? 0 : mnl_attr_get_type(a);
-		if (type <= set->max && set->spec[type].name) {
-			if (!size_ok(set->spec[type].type, a))
-				return bad(e, "malformed reply: attribute %s.%s has a bad size (%u bytes)",
-					   set->name, set->spec[type].name,
-					   mnl_attr_get_payload_len(a));
-			err = fn(a, type, arg, e);
-			if (err)
-				return err;
-		}
-		if ((size_t)MNL_ALIGN(a->nla_len) >= len)
-			break;
-		len -= MNL_ALIGN(a->nla_len);
-		a = (const struct nlattr *)((const char *)a + MNL_ALIGN(a->nla_len));
+struct walk {
+	const struct aset *set;
+	attr_fn fn;
+	void *arg;
+	struct asictl_err *e;
+	const char *start;	/* of the attributes */
+	size_t used;		/* bytes up to the end of the last one seen */
+	int err;
+};
+
+/*
+ * One attribute, from libmnl's parser: it must have the size of its type;
+ * @fn gets the known ones, in order (multi-attr entries included).
+ */
+static int walk_attr(const struct nlattr *a, void *data)
+{
+	struct walk *w = data;
+	const struct aset *set = w->set;
+	unsigned int type = set->array ? 0 : mnl_attr_get_type(a);
+	enum atype t;
+
+	w->used = (const char *)a + MNL_ALIGN(a->nla_len) - w->start;
+	if (type > set->max || !set->spec[type].name)
+		return MNL_CB_OK;	/* unknown to this version: skipped */
+	t = set->spec[type].type;
+	if (mnl_attr_validate(a, mnl_type[t]) < 0 || !size_ok(t, a)) {
+		w->err = bad(w->e, "malformed reply: attribute %s.%s has a bad size (%u bytes)",
+			     set->name, set->spec[type].name,
+			     mnl_attr_get_payload_len(a));
+		return MNL_CB_ERROR;
 	}
+	w->err = w->fn(a, type, w->arg, w->e);
+	return w->err ? MNL_CB_ERROR : MNL_CB_OK;
+}
+
+/*
+ * libmnl stops quietly at an attribute that does not fit in what is left;
+ * a reply that does not end with its last attribute is malformed.
+ */
+static int walk_end(struct walk *w, int ret, size_t len)
+{
+	if (ret < 0)
+		return w->err ? w->err : bad(w->e, "malformed reply in %s",
+					     w->set->name);
+	if (w->used < len)
+		return bad(w->e, "malformed reply: truncated attribute in %s",
+			   w->set->name);
 	return 0;
 }
 
 static int walk_nest(const struct nlattr *nest, const struct aset *set,
 		     attr_fn fn, void *arg, struct asictl_err *e)
 {
-	return walk(mnl_attr_get_payload(nest), mnl_attr_get_payload_len(nest),
-		    set, fn, arg, e);
+	struct walk w = { set, fn, arg, e, mnl_attr_get_payload(nest), 0, 0 };
+
+	return walk_end(&w, mnl_attr_parse_nested(nest, walk_attr, &w),
+			mnl_attr_get_payload_len(nest));
 }
 
 static int walk_msg(const struct nlmsghdr *nlh, const struct aset *set,
 		    attr_fn fn, void *arg, struct asictl_err *e)
 {
-	size_t hl = NLMSG_HDRLEN + GENL_HDRLEN;
+	struct walk w = { set, fn, arg, e, NULL, 0, 0 };
 
-	if (nlh->nlmsg_len < hl)
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
 		return bad(e, "malformed reply: message too short (%u bytes)",
 			   nlh->nlmsg_len);
-	return walk((const char *)nlh + hl, nlh->nlmsg_len - hl, set, fn, arg,
-		    e);
+	w.start = mnl_nlmsg_get_payload_offset(nlh, GENL_HDRLEN);
+	return walk_end(&w, mnl_attr_parse(nlh, GENL_HDRLEN, walk_attr, &w),
+			nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN);
 }
 
 static uint64_t get_uint(const struct nlattr *a)
@@ -645,38 +676,45 @@ static void name_bad_attr(const struct nlmsghdr *req, uint32_t offs,
 		snprintf(e->attr, sizeof(e->attr), "%u", type);
 }
 
-/* Extack TLVs; a malformed one is ignored so the errno still shows. */
+struct extack {
+	const struct nlmsghdr *req;
+	struct asictl_err *e;
+};
+
+static int extack_attr(const struct nlattr *a, void *data)
+{
+	struct extack *x = data;
+	struct asictl_err *e = x->e;
+
+	switch (mnl_attr_get_type(a)) {
+	case NLMSGERR_ATTR_MSG:
+		if (mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
+			snprintf(e->msg, sizeof(e->msg), "%s", mnl_attr_get_str(a));
+		break;
+	case NLMSGERR_ATTR_OFFS:
+		if (mnl_attr_validate(a, MNL_TYPE_U32) == 0)
+			name_bad_attr(x->req, mnl_attr_get_u32(a), e);
+		break;
+	case NLMSGERR_ATTR_MISS_TYPE:
+		if (mnl_attr_validate(a, MNL_TYPE_U32) == 0 && !e->msg[0])
+			snprintf(e->msg, sizeof(e->msg),
+				 "a required attribute (%u) is missing",
+				 mnl_attr_get_u32(a));
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+/*
+ * Extack TLVs. libmnl's parser stops at one that does not fit, and a bad
+ * one is skipped: what the kernel got right still shows with the errno.
+ */
 static void parse_extack(const struct nlmsghdr *req, const void *data,
 			 size_t len, struct asictl_err *e)
 {
-	const struct nlattr *a = data;
-	uint16_t n;
+	struct extack x = { req, e };
 
-	while (len >= sizeof(*a) && a->nla_len >= sizeof(*a) &&
-	       a->nla_len <= len) {
-		n = mnl_attr_get_payload_len(a);
-		switch (mnl_attr_get_type(a)) {
-		case NLMSGERR_ATTR_MSG:
-			if (n && ((const char *)mnl_attr_get_payload(a))[n - 1] == '\0')
-				snprintf(e->msg, sizeof(e->msg), "%s",
-					 mnl_attr_get_str(a));
-			break;
-		case NLMSGERR_ATTR_OFFS:
-			if (n == 4)
-				name_bad_attr(req, mnl_attr_get_u32(a), e);
-			break;
-		case NLMSGERR_ATTR_MISS_TYPE:
-			if (n == 4 && !e->msg[0])
-				snprintf(e->msg, sizeof(e->msg),
-					 "a required attribute (%u) is missing",
-					 mnl_attr_get_u32(a));
-			break;
-		}
-		if ((size_t)MNL_ALIGN(a->nla_len) >= len)
-			break;
-		len -= MNL_ALIGN(a->nla_len);
-		a = (const void *)((const char *)a + MNL_ALIGN(a->nla_len));
-	}
+	mnl_attr_parse_payload(data, len, extack_attr, &x);
 }
 
 static int kernel_err(const struct nlmsghdr *req, int err, const void *tlv,
@@ -765,52 +803,123 @@ static int done_msg(const struct nlmsghdr *req, const struct nlmsghdr *nlh,
 			  nlh->nlmsg_len - off, e);
 }
 
+struct process {
+	const struct nlmsghdr *req;
+	uint32_t portid;
+	asictl_msg_cb cb;
+	void *data;
+	struct asictl_err *e;
+	const char *start;
+	size_t used;		/* bytes up to the end of the last message */
+	int err;		/* what ended the exchange, 0 when done */
+};
+
+/* Ours, or a notification or a stale reply that is not. */
+static bool ours(struct process *p, const struct nlmsghdr *nlh)
+{
+	p->used = (const char *)nlh + NLMSG_ALIGN(nlh->nlmsg_len) - p->start;
+	return nlh->nlmsg_seq == p->req->nlmsg_seq &&
+	       !(p->portid && nlh->nlmsg_pid && nlh->nlmsg_pid != p->portid);
+}
+
+static int process_data(const struct nlmsghdr *nlh, void *data)
+{
+	struct process *p = data;
+
+	if (!ours(p, nlh))
+		return MNL_CB_OK;
+	if (nlh->nlmsg_type != p->req->nlmsg_type) {
+		p->err = bad(p->e, "malformed reply: unexpected message type %u",
+			     nlh->nlmsg_type);
+		return MNL_CB_ERROR;
+	}
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN) {
+		p->err = bad(p->e, "malformed reply: message too short (%u bytes)",
+			     nlh->nlmsg_len);
+		return MNL_CB_ERROR;
+	}
+	p->err = p->cb ? p->cb(nlh, p->data, p->e) : 0;
+	if (p->err)
+		return MNL_CB_ERROR;
+	/* A do without NLM_F_ACK ends with its reply. */
+	if (!(p->req->nlmsg_flags & (NLM_F_ACK | NLM_F_DUMP)))
+		return MNL_CB_STOP;
+	return MNL_CB_OK;
+}
+
+static int process_noop(const struct nlmsghdr *nlh, void *data)
+{
+	ours(data, nlh);
+	return MNL_CB_OK;
+}
+
+static int process_error(const struct nlmsghdr *nlh, void *data)
+{
+	struct process *p = data;
+
+	if (!ours(p, nlh))
+		return MNL_CB_OK;
+	p->err = error_msg(p->req, nlh, p->e);
+	return p->err ? MNL_CB_ERROR : MNL_CB_STOP;
+}
+
+static int process_done(const struct nlmsghdr *nlh, void *data)
+{
+	struct process *p = data;
+
+	if (!ours(p, nlh))
+		return MNL_CB_OK;
+	p->err = done_msg(p->req, nlh, p->e);
+	return p->err ? MNL_CB_ERROR : MNL_CB_STOP;
+}
+
+static int process_overrun(const struct nlmsghdr *nlh, void *data)
+{
+	struct process *p = data;
+
+	if (!ours(p, nlh))
+		return MNL_CB_OK;
+	p->err = bad(p->e, "netlink overrun");
+	return MNL_CB_ERROR;
+}
+
+/*
+ * The messages of one receive, through libmnl's dispatcher: 0 when the
+ * exchange is over, 1 when more is to come, or a negative errno. Sequence
+ * and port are checked here, not by libmnl: notifications and stale
+ * replies are skipped rather than treated as errors.
+ */
 int asictl_process(const struct nlmsghdr *req, uint32_t portid,
 		   const void *buf, size_t len, asictl_msg_cb cb, void *data,
 		   struct asictl_err *e)
 {
-	const struct nlmsghdr *nlh = buf;
-	int err;
+	static mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
+		[NLMSG_NOOP] = process_noop,
+		[NLMSG_ERROR] = process_error,
+		[NLMSG_DONE] = process_done,
+		[NLMSG_OVERRUN] = process_overrun,
+	};
+	struct process p = { req, portid, cb, data, e, buf, 0, 0 };
+	int ret;
 
 	if (!len)
 		return bad(e, "malformed reply: empty message");
-	while (len > 0) {
-		if (len < sizeof(*nlh) || nlh->nlmsg_len < sizeof(*nlh) ||
-		    nlh->nlmsg_len > len)
-			return bad(e, "malformed reply: truncated message (%zu bytes left)",
-				   len);
-		/* Not ours: a notification or a stale reply. */
-		if (nlh->nlmsg_seq != req->nlmsg_seq ||
-		    (portid && nlh->nlmsg_pid && nlh->nlmsg_pid != portid))
-			goto next;
-		switch (nlh->nlmsg_type) {
-		case NLMSG_NOOP:
-			break;
-		case NLMSG_ERROR:
-			return error_msg(req, nlh, e);
-		case NLMSG_DONE:
-			return done_msg(req, nlh, e);
-		case NLMSG_OVERRUN:
-			return bad(e, "netlink overrun");
-		default:
-			if (nlh->nlmsg_type != req->nlmsg_type)
-				return bad(e, "malformed reply: unexpected message type %u",
-					   nlh->nlmsg_type);
-			if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
-				return bad(e, "malformed reply: message too short (%u bytes)",
-					   nlh->nlmsg_len);
-			err = cb ? cb(nlh, data, e) : 0;
-			if (err)
-				return err;
-			/* A do without NLM_F_ACK ends with its reply. */
-			if (!(req->nlmsg_flags & (NLM_F_ACK | NLM_F_DUMP)))
-				return 0;
-		}
-next:
-		if (NLMSG_ALIGN(nlh->nlmsg_len) >= len)
-			break;
-		len -= NLMSG_ALIGN(nlh->nlmsg_len);
-		nlh = (const void *)((const char *)nlh + NLMSG_ALIGN(nlh->nlmsg_len));
+	errno = 0;
+	ret = mnl_cb_run2(buf, len, 0, 0, process_data, &p, ctl, NLMSG_MIN_TYPE);
+	if (ret < 0 && p.err)
+		return p.err;
+	if (ret < 0 && errno == EINTR) {
+		/* NLM_F_DUMP_INTR: the kernel's state changed during the dump. */
+		asictl_err_set(e, -EINTR, "the dump was interrupted by a change, run it again");
+		return -EINTR;
 	}
+	if (ret < 0)
+		return bad(e, "malformed reply");
+	if (ret == MNL_CB_STOP)
+		return 0;
+	/* libmnl stops quietly at a message that does not fit. */
+	if (p.used < len)
+		return bad(e, "malformed reply: truncated message (%zu bytes left)",
+			   len - p.used);
 	return 1;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 
 #include "asictl.h"
@@ -83,12 +84,29 @@ int asictl_nl_open(struct asictl_nl *nl)
 	return err;
 }
 
+struct monitor {
+	struct asictl_nl *nl;
+	asictl_msg_cb cb;
+	void *data;
+	int err;
+};
+
+/* A notification of our family; anything else on the socket is skipped. */
+static int monitor_msg(const struct nlmsghdr *nlh, void *data)
+{
+	struct monitor *m = data;
+
+	if (nlh->nlmsg_type != m->nl->fam.id)
+		return MNL_CB_OK;
+	m->err = m->cb(nlh, m->data, &m->nl->err);
+	return m->err ? MNL_CB_ERROR : MNL_CB_OK;
+}
+
 int asictl_nl_monitor(struct asictl_nl *nl, asictl_msg_cb cb, void *data,
 		      volatile sig_atomic_t *stop)
 {
-	const struct nlmsghdr *nlh;
+	struct monitor m = { nl, cb, data, 0 };
 	ssize_t n;
-	size_t len;
 	int err;
 
 	memset(&nl->err, 0, sizeof(nl->err));
@@ -109,21 +127,9 @@ int asictl_nl_monitor(struct asictl_nl *nl, asictl_msg_cb cb, void *data,
 		}
 		if (n < 0)
 			return sys_err(nl, n, "cannot receive from the kernel");
-		nlh = nl->rx;
-		len = n;
-		while (len >= sizeof(*nlh) && nlh->nlmsg_len >= sizeof(*nlh) &&
-		       nlh->nlmsg_len <= len) {
-			if (nlh->nlmsg_type == nl->fam.id) {
-				err = cb(nlh, data, &nl->err);
-				if (err)
-					return err;
-			}
-			if (NLMSG_ALIGN(nlh->nlmsg_len) >= len)
-				break;
-			len -= NLMSG_ALIGN(nlh->nlmsg_len);
-			nlh = (const void *)((const char *)nlh +
-					     NLMSG_ALIGN(nlh->nlmsg_len));
-		}
+		m.err = 0;
+		if (mnl_cb_run(nl->rx, n, 0, 0, monitor_msg, &m) < 0 && m.err)
+			return m.err;
 	}
 	return 0;
 }

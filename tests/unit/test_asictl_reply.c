@@ -408,6 +408,17 @@ static void test_process_malformed(void **state)
 	/* A positive error. */
 	n = append(rx, 0, mock_error(buf, 5, NULL, -1), 5);
 	assert_int_equal(asictl_process(req, MOCK_PORT, rx, n, NULL, NULL, &e), -EBADMSG);
+	/* A dump that the kernel's changes interrupted: not malformed. */
+	nlh = mock_msg(buf, MOCK_FAMILY, ASI_CMD_CLASS_GET);
+	nlh->nlmsg_flags |= NLM_F_DUMP_INTR;
+	n = append(rx, 0, nlh, 5);
+	assert_int_equal(asictl_process(req, MOCK_PORT, rx, n, NULL, NULL, &e), -EINTR);
+	assert_non_null(strstr(e.msg, "interrupted"));
+	assert_int_equal(asictl_err_exit(&e), ASICTL_EXIT_SYSTEM);
+	/* Trailing bytes after a complete message. */
+	n = append(rx, 0, mock_msg(buf, MOCK_FAMILY, ASI_CMD_CLASS_GET), 5);
+	assert_int_equal(asictl_process(req, MOCK_PORT, rx, n + 8, NULL, NULL, &e), -EBADMSG);
+	assert_non_null(strstr(e.msg, "truncated message (8 bytes left)"));
 	/* Overrun. */
 	nlh = mock_msg(buf, NLMSG_OVERRUN, 0);
 	n = append(rx, 0, nlh, 5);
