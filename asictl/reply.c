@@ -853,24 +853,26 @@ static int process_noop(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-static int process_error(const struct nlmsghdr *nlh, void *data)
+/* NLMSG_ERROR and NLMSG_DONE of ours end the exchange, with @end's verdict. */
+static int process_end(const struct nlmsghdr *nlh, struct process *p,
+		       int (*end)(const struct nlmsghdr *req,
+				  const struct nlmsghdr *nlh,
+				  struct asictl_err *e))
 {
-	struct process *p = data;
-
 	if (!ours(p, nlh))
 		return MNL_CB_OK;
-	p->err = error_msg(p->req, nlh, p->e);
+	p->err = end(p->req, nlh, p->e);
 	return p->err ? MNL_CB_ERROR : MNL_CB_STOP;
+}
+
+static int process_error(const struct nlmsghdr *nlh, void *data)
+{
+	return process_end(nlh, data, error_msg);
 }
 
 static int process_done(const struct nlmsghdr *nlh, void *data)
 {
-	struct process *p = data;
-
-	if (!ours(p, nlh))
-		return MNL_CB_OK;
-	p->err = done_msg(p->req, nlh, p->e);
-	return p->err ? MNL_CB_ERROR : MNL_CB_STOP;
+	return process_end(nlh, data, done_msg);
 }
 
 static int process_overrun(const struct nlmsghdr *nlh, void *data)

@@ -199,10 +199,11 @@ cmd_export() {
 		g -c diff.suppressBlankEmpty=true format-patch -q --zero-commit \
 			--no-signature --numbered --cover-letter \
 			--no-thread -o "$patches" pristine..HEAD
+		# The cover letter is no patch: it lives next to the series.
 		fill_cover_letter "$patches/0000-cover-letter.patch"
+		mv "$patches/0000-cover-letter.patch" "$top/kernel/0000-cover-letter.patch"
 	fi
-	(cd "$patches" && ls -1 -- *.patch 2>/dev/null || true) |
-		grep -v '^0000-cover-letter.patch$' >"$series.tmp" || true
+	(cd "$patches" && ls -1 -- *.patch 2>/dev/null || true) >"$series.tmp"
 	mv "$series.tmp" "$series"
 	write_stamp
 	note "exported $n patches to kernel/patches"
