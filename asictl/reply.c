@@ -810,24 +810,43 @@ struct process {
 	void *data;
 	struct asictl_err *e;
 	const char *start;
+	size_t len;		/* bytes received */
 	size_t used;		/* bytes up to the end of the last message */
 	int err;		/* what ended the exchange, 0 when done */
 };
 
-/* Ours, or a notification or a stale reply that is not. */
-static bool ours(struct process *p, const struct nlmsghdr *nlh)
+/*
+ * Every message goes through here first. libmnl's mnl_nlmsg_ok() compares
+ * nlmsg_len as an int, so a length above INT_MAX passes it: check that
+ * the message fits before anyone reads it or libmnl steps over it.
+ * MNL_CB_ERROR for one that does not fit, MNL_CB_OK for one that is not
+ * ours (a notification or a stale reply, skipped), 2 for ours.
+ */
+#define PROCESS_OURS	2
+
+static int ours(struct process *p, const struct nlmsghdr *nlh)
 {
-	p->used = (const char *)nlh + NLMSG_ALIGN(nlh->nlmsg_len) - p->start;
-	return nlh->nlmsg_seq == p->req->nlmsg_seq &&
-	       !(p->portid && nlh->nlmsg_pid && nlh->nlmsg_pid != p->portid);
+	size_t off = (const char *)nlh - p->start;
+
+	if (nlh->nlmsg_len > p->len - off) {
+		p->err = bad(p->e, "malformed reply: truncated message (%zu bytes left)",
+			     p->len - off);
+		return MNL_CB_ERROR;
+	}
+	p->used = off + NLMSG_ALIGN(nlh->nlmsg_len);
+	if (nlh->nlmsg_seq != p->req->nlmsg_seq ||
+	    (p->portid && nlh->nlmsg_pid && nlh->nlmsg_pid != p->portid))
+		return MNL_CB_OK;
+	return PROCESS_OURS;
 }
 
 static int process_data(const struct nlmsghdr *nlh, void *data)
 {
 	struct process *p = data;
+	int r = ours(p, nlh);
 
-	if (!ours(p, nlh))
-		return MNL_CB_OK;
+	if (r != PROCESS_OURS)
+		return r;
 	if (nlh->nlmsg_type != p->req->nlmsg_type) {
 		p->err = bad(p->e, "malformed reply: unexpected message type %u",
 			     nlh->nlmsg_type);
@@ -849,8 +868,15 @@ static int process_data(const struct nlmsghdr *nlh, void *data)
 
 static int process_noop(const struct nlmsghdr *nlh, void *data)
 {
-	ours(data, nlh);
-	return MNL_CB_OK;
+	int r = ours(data, nlh);
+
+	return r == PROCESS_OURS ? MNL_CB_OK : r;
+}
+
+/* A reserved control type: a data message of ours with a wrong type. */
+static int process_reserved(const struct nlmsghdr *nlh, void *data)
+{
+	return process_data(nlh, data);
 }
 
 /* NLMSG_ERROR and NLMSG_DONE of ours end the exchange, with @end's verdict. */
@@ -859,8 +885,10 @@ static int process_end(const struct nlmsghdr *nlh, struct process *p,
 				  const struct nlmsghdr *nlh,
 				  struct asictl_err *e))
 {
-	if (!ours(p, nlh))
-		return MNL_CB_OK;
+	int r = ours(p, nlh);
+
+	if (r != PROCESS_OURS)
+		return r;
 	p->err = end(p->req, nlh, p->e);
 	return p->err ? MNL_CB_ERROR : MNL_CB_STOP;
 }
@@ -878,9 +906,10 @@ static int process_done(const struct nlmsghdr *nlh, void *data)
 static int process_overrun(const struct nlmsghdr *nlh, void *data)
 {
 	struct process *p = data;
+	int r = ours(p, nlh);
 
-	if (!ours(p, nlh))
-		return MNL_CB_OK;
+	if (r != PROCESS_OURS)
+		return r;
 	p->err = bad(p->e, "netlink overrun");
 	return MNL_CB_ERROR;
 }
@@ -895,13 +924,16 @@ int asictl_process(const struct nlmsghdr *req, uint32_t portid,
 		   const void *buf, size_t len, asictl_msg_cb cb, void *data,
 		   struct asictl_err *e)
 {
+	/* Every control type has a callback: each checks its message fits. */
 	static mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
+		[0] = process_reserved,
 		[NLMSG_NOOP] = process_noop,
 		[NLMSG_ERROR] = process_error,
 		[NLMSG_DONE] = process_done,
 		[NLMSG_OVERRUN] = process_overrun,
+		[NLMSG_OVERRUN + 1 ... NLMSG_MIN_TYPE - 1] = process_reserved,
 	};
-	struct process p = { req, portid, cb, data, e, buf, 0, 0 };
+	struct process p = { req, portid, cb, data, e, buf, len, 0, 0 };
 	int ret;
 
 	if (!len)

@@ -88,24 +88,45 @@ struct monitor {
 	struct asictl_nl *nl;
 	asictl_msg_cb cb;
 	void *data;
+	const char *start;
+	size_t len;
 	int err;
 };
+
+/*
+ * Whether the message fits in what was received: libmnl's mnl_nlmsg_ok()
+ * lets a length above INT_MAX through. What does not fit ends the batch.
+ */
+static bool monitor_fits(const struct monitor *m, const struct nlmsghdr *nlh)
+{
+	return nlh->nlmsg_len <= m->len - ((const char *)nlh - m->start);
+}
 
 /* A notification of our family; anything else on the socket is skipped. */
 static int monitor_msg(const struct nlmsghdr *nlh, void *data)
 {
 	struct monitor *m = data;
 
+	if (!monitor_fits(m, nlh))
+		return MNL_CB_STOP;
 	if (nlh->nlmsg_type != m->nl->fam.id)
 		return MNL_CB_OK;
 	m->err = m->cb(nlh, m->data, &m->nl->err);
 	return m->err ? MNL_CB_ERROR : MNL_CB_OK;
 }
 
+static int monitor_ctl(const struct nlmsghdr *nlh, void *data)
+{
+	return monitor_fits(data, nlh) ? MNL_CB_OK : MNL_CB_STOP;
+}
+
 int asictl_nl_monitor(struct asictl_nl *nl, asictl_msg_cb cb, void *data,
 		      volatile sig_atomic_t *stop)
 {
-	struct monitor m = { nl, cb, data, 0 };
+	static mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
+		[0 ... NLMSG_MIN_TYPE - 1] = monitor_ctl,
+	};
+	struct monitor m = { nl, cb, data, NULL, 0, 0 };
 	ssize_t n;
 	int err;
 
@@ -128,7 +149,10 @@ int asictl_nl_monitor(struct asictl_nl *nl, asictl_msg_cb cb, void *data,
 		if (n < 0)
 			return sys_err(nl, n, "cannot receive from the kernel");
 		m.err = 0;
-		if (mnl_cb_run(nl->rx, n, 0, 0, monitor_msg, &m) < 0 && m.err)
+		m.start = nl->rx;
+		m.len = n;
+		if (mnl_cb_run2(nl->rx, n, 0, 0, monitor_msg, &m, ctl,
+				NLMSG_MIN_TYPE) < 0 && m.err)
 			return m.err;
 	}
 	return 0;

@@ -408,6 +408,16 @@ static void test_process_malformed(void **state)
 	/* A positive error. */
 	n = append(rx, 0, mock_error(buf, 5, NULL, -1), 5);
 	assert_int_equal(asictl_process(req, MOCK_PORT, rx, n, NULL, NULL, &e), -EBADMSG);
+	/* nlmsg_len above INT_MAX, which libmnl's mnl_nlmsg_ok() lets by. */
+	nlh = mock_msg(buf, MOCK_FAMILY, ASI_CMD_CLASS_GET);
+	n = append(rx, 0, nlh, 5);
+	((struct nlmsghdr *)rx)->nlmsg_len = 0x80000010u;
+	assert_int_equal(asictl_process(req, MOCK_PORT, rx, n, NULL, NULL, &e), -EBADMSG);
+	assert_non_null(strstr(e.msg, "truncated message"));
+	((struct nlmsghdr *)rx)->nlmsg_type = NLMSG_DONE;
+	assert_int_equal(asictl_process(req, MOCK_PORT, rx, n, NULL, NULL, &e), -EBADMSG);
+	((struct nlmsghdr *)rx)->nlmsg_type = 7;	/* a reserved control type */
+	assert_int_equal(asictl_process(req, MOCK_PORT, rx, n, NULL, NULL, &e), -EBADMSG);
 	/* A dump that the kernel's changes interrupted: not malformed. */
 	nlh = mock_msg(buf, MOCK_FAMILY, ASI_CMD_CLASS_GET);
 	nlh->nlmsg_flags |= NLM_F_DUMP_INTR;
