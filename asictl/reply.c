@@ -77,106 +77,113 @@ void asictl_err_print(FILE *fp, const char *what, const struct asictl_err *e)
 
 /* ---- attributes ---- */
 
-enum atype { A_NONE, A_U8, A_U16, A_U32, A_UINT, A_STR, A_NEST, A_FLAG };
+/*
+ * The spec's "uint" (NLA_UINT): 4 or 8 bytes, as the kernel sends what the
+ * value needs. libmnl 1.0.4 has no such type; this one is ours.
+ */
+#define MNL_TYPE_ASI_UINT	MNL_TYPE_MAX
 
-struct aspec {
+/* One attribute of a set: its name in uapi/asi.yaml and its libmnl type. */
+struct attr_policy {
 	const char *name;
-	enum atype type;
+	enum mnl_attr_data_type type;
 };
 
-struct aset {
+struct attr_set {
 	const char *name;
-	const struct aspec *spec;
+	const struct attr_policy *policy;
 	unsigned int max;
-	bool array;		/* a nest of entries of any type (1, 2, ...) */
+	bool array;		/* a nest of entries typed 1, 2, ...: all alike */
 };
 
-#define ASET(n, s) { n, s, sizeof(s) / sizeof(s[0]) - 1, false }
+#define ATTR_SET(n, p) { n, p, sizeof(p) / sizeof(p[0]) - 1, false }
 
-static const struct aspec status_spec[ASI_A_STATUS_MAX + 1] = {
-	[ASI_A_STATUS_ENABLED] = { "enabled", A_U8 },
-	[ASI_A_STATUS_PCID] = { "pcid", A_U8 },
-	[ASI_A_STATUS_CLASSES] = { "classes", A_U32 },
-	[ASI_A_STATUS_GLOBAL_NONSENSITIVE_BYTES] = { "global-nonsensitive-bytes", A_UINT },
-	[ASI_A_STATUS_STUN_DEFAULT] = { "stun-default", A_U32 },
-	[ASI_A_STATUS_MARKS] = { "marks", A_U32 },
+/* The attribute sets of uapi/asi.yaml, types as there (and asi.h's enums). */
+static const struct attr_policy status_policy[ASI_A_STATUS_MAX + 1] = {
+	[ASI_A_STATUS_ENABLED] = { "enabled", MNL_TYPE_U8 },
+	[ASI_A_STATUS_PCID] = { "pcid", MNL_TYPE_U8 },
+	[ASI_A_STATUS_CLASSES] = { "classes", MNL_TYPE_U32 },
+	[ASI_A_STATUS_GLOBAL_NONSENSITIVE_BYTES] = { "global-nonsensitive-bytes", MNL_TYPE_ASI_UINT },
+	[ASI_A_STATUS_STUN_DEFAULT] = { "stun-default", MNL_TYPE_U32 },
+	[ASI_A_STATUS_MARKS] = { "marks", MNL_TYPE_U32 },
 };
 
-static const struct aspec stats_spec[ASI_A_STATS_MAX + 1] = {
-	[ASI_A_STATS_ENTERS] = { "enters", A_UINT },
-	[ASI_A_STATS_EXITS_EXPLICIT] = { "exits-explicit", A_UINT },
-	[ASI_A_STATS_EXITS_PAGE_FAULT] = { "exits-page-fault", A_UINT },
-	[ASI_A_STATS_EXITS_SCHEDULE] = { "exits-schedule", A_UINT },
-	[ASI_A_STATS_EXITS_RETURN_TO_USER] = { "exits-return-to-user", A_UINT },
-	[ASI_A_STATS_EXITS_MM_SWITCH] = { "exits-mm-switch", A_UINT },
-	[ASI_A_STATS_TLB_FLUSHES] = { "tlb-flushes", A_UINT },
-	[ASI_A_STATS_FAULTS_HANDLED] = { "faults-handled", A_UINT },
-	[ASI_A_STATS_L1D_FLUSHES] = { "l1d-flushes", A_UINT },
-	[ASI_A_STATS_CPU_BUFFER_CLEARS] = { "cpu-buffer-clears", A_UINT },
-	[ASI_A_STATS_STUNS] = { "stuns", A_UINT },
-	[ASI_A_STATS_STUNNED_NS] = { "stunned-ns", A_UINT },
-	[ASI_A_STATS_CPU] = { "cpu", A_U32 },
+static const struct attr_policy stats_policy[ASI_A_STATS_MAX + 1] = {
+	[ASI_A_STATS_ENTERS] = { "enters", MNL_TYPE_ASI_UINT },
+	[ASI_A_STATS_EXITS_EXPLICIT] = { "exits-explicit", MNL_TYPE_ASI_UINT },
+	[ASI_A_STATS_EXITS_PAGE_FAULT] = { "exits-page-fault", MNL_TYPE_ASI_UINT },
+	[ASI_A_STATS_EXITS_SCHEDULE] = { "exits-schedule", MNL_TYPE_ASI_UINT },
+	[ASI_A_STATS_EXITS_RETURN_TO_USER] = { "exits-return-to-user", MNL_TYPE_ASI_UINT },
+	[ASI_A_STATS_EXITS_MM_SWITCH] = { "exits-mm-switch", MNL_TYPE_ASI_UINT },
+	[ASI_A_STATS_TLB_FLUSHES] = { "tlb-flushes", MNL_TYPE_ASI_UINT },
+	[ASI_A_STATS_FAULTS_HANDLED] = { "faults-handled", MNL_TYPE_ASI_UINT },
+	[ASI_A_STATS_L1D_FLUSHES] = { "l1d-flushes", MNL_TYPE_ASI_UINT },
+	[ASI_A_STATS_CPU_BUFFER_CLEARS] = { "cpu-buffer-clears", MNL_TYPE_ASI_UINT },
+	[ASI_A_STATS_STUNS] = { "stuns", MNL_TYPE_ASI_UINT },
+	[ASI_A_STATS_STUNNED_NS] = { "stunned-ns", MNL_TYPE_ASI_UINT },
+	[ASI_A_STATS_CPU] = { "cpu", MNL_TYPE_U32 },
 };
 
-static const struct aspec class_spec[ASI_A_CLASS_MAX + 1] = {
-	[ASI_A_CLASS_ID] = { "id", A_U32 },
-	[ASI_A_CLASS_NAME] = { "name", A_STR },
-	[ASI_A_CLASS_FLAGS] = { "flags", A_U32 },
-	[ASI_A_CLASS_INSTANCES] = { "instances", A_U32 },
-	[ASI_A_CLASS_STUN] = { "stun", A_U32 },
-	[ASI_A_CLASS_STATS] = { "stats", A_NEST },
-	[ASI_A_CLASS_PER_CPU] = { "per-cpu", A_FLAG },
-	[ASI_A_CLASS_CPU_STATS] = { "cpu-stats", A_NEST },
+static const struct attr_policy class_policy[ASI_A_CLASS_MAX + 1] = {
+	[ASI_A_CLASS_ID] = { "id", MNL_TYPE_U32 },
+	[ASI_A_CLASS_NAME] = { "name", MNL_TYPE_NUL_STRING },
+	[ASI_A_CLASS_FLAGS] = { "flags", MNL_TYPE_U32 },
+	[ASI_A_CLASS_INSTANCES] = { "instances", MNL_TYPE_U32 },
+	[ASI_A_CLASS_STUN] = { "stun", MNL_TYPE_U32 },
+	[ASI_A_CLASS_STATS] = { "stats", MNL_TYPE_NESTED },
+	[ASI_A_CLASS_PER_CPU] = { "per-cpu", MNL_TYPE_FLAG },
+	[ASI_A_CLASS_CPU_STATS] = { "cpu-stats", MNL_TYPE_NESTED },
 };
 
-static const struct aspec mark_spec[ASI_A_MARK_MAX + 1] = {
-	[ASI_A_MARK_ID] = { "id", A_U32 },
-	[ASI_A_MARK_KIND] = { "kind", A_U32 },
-	[ASI_A_MARK_ADDR] = { "addr", A_UINT },
-	[ASI_A_MARK_LEN] = { "len", A_UINT },
-	[ASI_A_MARK_NAME] = { "name", A_STR },
-	[ASI_A_MARK_PAGES] = { "pages", A_UINT },
+static const struct attr_policy mark_policy[ASI_A_MARK_MAX + 1] = {
+	[ASI_A_MARK_ID] = { "id", MNL_TYPE_U32 },
+	[ASI_A_MARK_KIND] = { "kind", MNL_TYPE_U32 },
+	[ASI_A_MARK_ADDR] = { "addr", MNL_TYPE_ASI_UINT },
+	[ASI_A_MARK_LEN] = { "len", MNL_TYPE_ASI_UINT },
+	[ASI_A_MARK_NAME] = { "name", MNL_TYPE_NUL_STRING },
+	[ASI_A_MARK_PAGES] = { "pages", MNL_TYPE_ASI_UINT },
 };
 
-static const struct aspec exit_spec[ASI_A_EXIT_MAX + 1] = {
-	[ASI_A_EXIT_ADDR] = { "addr", A_UINT },
-	[ASI_A_EXIT_IP] = { "ip", A_UINT },
-	[ASI_A_EXIT_SYMBOL] = { "symbol", A_STR },
-	[ASI_A_EXIT_COUNT] = { "count", A_UINT },
-	[ASI_A_EXIT_CLASS_ID] = { "class-id", A_U32 },
-	[ASI_A_EXIT_CLASS_NAME] = { "class-name", A_STR },
-	[ASI_A_EXIT_TOP] = { "top", A_U32 },
+static const struct attr_policy exit_policy[ASI_A_EXIT_MAX + 1] = {
+	[ASI_A_EXIT_ADDR] = { "addr", MNL_TYPE_ASI_UINT },
+	[ASI_A_EXIT_IP] = { "ip", MNL_TYPE_ASI_UINT },
+	[ASI_A_EXIT_SYMBOL] = { "symbol", MNL_TYPE_NUL_STRING },
+	[ASI_A_EXIT_COUNT] = { "count", MNL_TYPE_ASI_UINT },
+	[ASI_A_EXIT_CLASS_ID] = { "class-id", MNL_TYPE_U32 },
+	[ASI_A_EXIT_CLASS_NAME] = { "class-name", MNL_TYPE_NUL_STRING },
+	[ASI_A_EXIT_TOP] = { "top", MNL_TYPE_U32 },
 };
 
-static const struct aspec ctrl_spec[CTRL_ATTR_MCAST_GROUPS + 1] = {
-	[CTRL_ATTR_FAMILY_ID] = { "family-id", A_U16 },
-	[CTRL_ATTR_FAMILY_NAME] = { "family-name", A_STR },
-	[CTRL_ATTR_VERSION] = { "version", A_U32 },
-	[CTRL_ATTR_OPS] = { "ops", A_NEST },
-	[CTRL_ATTR_MCAST_GROUPS] = { "mcast-groups", A_NEST },
+/* What asictl reads of the controller's family reply (nlctrl.yaml). */
+static const struct attr_policy ctrl_policy[CTRL_ATTR_MCAST_GROUPS + 1] = {
+	[CTRL_ATTR_FAMILY_ID] = { "family-id", MNL_TYPE_U16 },
+	[CTRL_ATTR_FAMILY_NAME] = { "family-name", MNL_TYPE_NUL_STRING },
+	[CTRL_ATTR_VERSION] = { "version", MNL_TYPE_U32 },
+	[CTRL_ATTR_OPS] = { "ops", MNL_TYPE_NESTED },
+	[CTRL_ATTR_MCAST_GROUPS] = { "mcast-groups", MNL_TYPE_NESTED },
 };
 
-static const struct aspec ctrl_op_spec[CTRL_ATTR_OP_MAX + 1] = {
-	[CTRL_ATTR_OP_ID] = { "op-id", A_U32 },
-	[CTRL_ATTR_OP_FLAGS] = { "op-flags", A_U32 },
+static const struct attr_policy ctrl_op_policy[CTRL_ATTR_OP_MAX + 1] = {
+	[CTRL_ATTR_OP_ID] = { "op-id", MNL_TYPE_U32 },
+	[CTRL_ATTR_OP_FLAGS] = { "op-flags", MNL_TYPE_U32 },
 };
 
-static const struct aspec ctrl_grp_spec[CTRL_ATTR_MCAST_GRP_MAX + 1] = {
-	[CTRL_ATTR_MCAST_GRP_NAME] = { "name", A_STR },
-	[CTRL_ATTR_MCAST_GRP_ID] = { "id", A_U32 },
+static const struct attr_policy ctrl_grp_policy[CTRL_ATTR_MCAST_GRP_MAX + 1] = {
+	[CTRL_ATTR_MCAST_GRP_NAME] = { "name", MNL_TYPE_NUL_STRING },
+	[CTRL_ATTR_MCAST_GRP_ID] = { "id", MNL_TYPE_U32 },
 };
 
-static const struct aspec array_spec[1] = { { "entry", A_NEST } };
+static const struct attr_policy array_policy[1] = { { "entry", MNL_TYPE_NESTED } };
 
-static const struct aset status_set = ASET("status", status_spec);
-static const struct aset stats_set = ASET("stats", stats_spec);
-static const struct aset class_set = ASET("class", class_spec);
-static const struct aset mark_set = ASET("mark", mark_spec);
-static const struct aset exit_set = ASET("exit", exit_spec);
-static const struct aset ctrl_set = ASET("ctrl", ctrl_spec);
-static const struct aset ctrl_op_set = ASET("ctrl op", ctrl_op_spec);
-static const struct aset ctrl_grp_set = ASET("ctrl group", ctrl_grp_spec);
-static const struct aset array_set = { "array", array_spec, 0, true };
+static const struct attr_set status_set = ATTR_SET("status", status_policy);
+static const struct attr_set stats_set = ATTR_SET("stats", stats_policy);
+static const struct attr_set class_set = ATTR_SET("class", class_policy);
+static const struct attr_set mark_set = ATTR_SET("mark", mark_policy);
+static const struct attr_set exit_set = ATTR_SET("exit", exit_policy);
+static const struct attr_set ctrl_set = ATTR_SET("ctrl", ctrl_policy);
+static const struct attr_set ctrl_op_set = ATTR_SET("ctrl op", ctrl_op_policy);
+static const struct attr_set ctrl_grp_set = ATTR_SET("ctrl group", ctrl_grp_policy);
+static const struct attr_set array_set = { "array", array_policy, 0, true };
 
 static int bad(struct asictl_err *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -193,46 +200,23 @@ static int bad(struct asictl_err *e, const char *fmt, ...)
 	return -EBADMSG;
 }
 
-static bool size_ok(enum atype t, const struct nlattr *a)
+/* 0, or why libmnl refused @a: EINVAL for a string without its NUL, else ERANGE. */
+static int attr_validate(const struct nlattr *a, enum mnl_attr_data_type type)
 {
-	uint16_t n = mnl_attr_get_payload_len(a);
-	const char *p = mnl_attr_get_payload(a);
-
-	switch (t) {
-	case A_U8:
-		return n == 1;
-	case A_U16:
-		return n == 2;
-	case A_U32:
-		return n == 4;
-	case A_UINT:
-		return n == 4 || n == 8;
-	case A_STR:
-		return n >= 1 && p[n - 1] == '\0';
-	case A_FLAG:
-		return n == 0;
-	default:
-		return true;
-	}
+	if (type == MNL_TYPE_ASI_UINT)
+		return !mnl_attr_validate(a, MNL_TYPE_U32) ||
+		       !mnl_attr_validate(a, MNL_TYPE_U64) ? 0 : ERANGE;
+	if (!mnl_attr_validate(a, type))
+		return 0;
+	return errno == EINVAL ? EINVAL : ERANGE;
 }
 
 typedef int (*attr_fn)(const struct nlattr *a, unsigned int type, void *arg,
 		       struct asictl_err *e);
 
-/* What libmnl checks of each type; size_ok() adds the exact sizes. */
-static const enum mnl_attr_data_type mnl_type[] = {
-	[A_NONE] = MNL_TYPE_UNSPEC,
-	[A_U8] = MNL_TYPE_U8,
-	[A_U16] = MNL_TYPE_U16,
-	[A_U32] = MNL_TYPE_U32,
-	[A_UINT] = MNL_TYPE_UNSPEC,	/* 4 or 8 bytes: size_ok() */
-	[A_STR] = MNL_TYPE_NUL_STRING,
-	[A_NEST] = MNL_TYPE_NESTED,
-	[A_FLAG] = MNL_TYPE_FLAG,
-};
-
-struct walk {
-	const struct aset *set;
+/* One parse of a message's or a nest's attributes by libmnl. */
+struct attr_parse {
+	const struct attr_set *set;
 	attr_fn fn;
 	void *arg;
 	struct asictl_err *e;
@@ -242,65 +226,79 @@ struct walk {
 };
 
 /*
- * One attribute, from libmnl's parser: it must have the size of its type;
- * @fn gets the known ones, in order (multi-attr entries included).
+ * One attribute, from mnl_attr_parse*(): a known one must pass its
+ * policy, then @fn gets it, in order (multi-attr entries included).
+ * Attributes this version does not know are skipped.
  */
-static int walk_attr(const struct nlattr *a, void *data)
+static int attr_cb(const struct nlattr *a, void *data)
 {
-	struct walk *w = data;
-	const struct aset *set = w->set;
+	struct attr_parse *p = data;
+	const struct attr_set *set = p->set;
 	unsigned int type = set->array ? 0 : mnl_attr_get_type(a);
-	enum atype t;
+	const struct attr_policy *pol;
 
-	w->used = (const char *)a + MNL_ALIGN(a->nla_len) - w->start;
-	if (type > set->max || !set->spec[type].name)
-		return MNL_CB_OK;	/* unknown to this version: skipped */
-	t = set->spec[type].type;
-	if (mnl_attr_validate(a, mnl_type[t]) < 0 || !size_ok(t, a)) {
-		w->err = bad(w->e, "malformed reply: attribute %s.%s has a bad size (%u bytes)",
-			     set->name, set->spec[type].name,
-			     mnl_attr_get_payload_len(a));
+	p->used = (const char *)a + MNL_ALIGN(a->nla_len) - p->start;
+	if (type > set->max || !set->policy[type].name)
+		return MNL_CB_OK;
+	pol = &set->policy[type];
+	switch (attr_validate(a, pol->type)) {
+	case 0:
+		break;
+	case EINVAL:
+		p->err = bad(p->e, "malformed reply: attribute %s.%s is not NUL-terminated",
+			     set->name, pol->name);
+		return MNL_CB_ERROR;
+	default:
+		p->err = bad(p->e, "malformed reply: attribute %s.%s has a bad size (%u bytes)",
+			     set->name, pol->name, mnl_attr_get_payload_len(a));
 		return MNL_CB_ERROR;
 	}
-	w->err = w->fn(a, type, w->arg, w->e);
-	return w->err ? MNL_CB_ERROR : MNL_CB_OK;
+	p->err = p->fn(a, type, p->arg, p->e);
+	return p->err ? MNL_CB_ERROR : MNL_CB_OK;
 }
 
 /*
  * libmnl stops quietly at an attribute that does not fit in what is left;
  * a reply that does not end with its last attribute is malformed.
  */
-static int walk_end(struct walk *w, int ret, size_t len)
+static int attr_parse_end(struct attr_parse *p, int ret, size_t len)
 {
 	if (ret < 0)
-		return w->err ? w->err : bad(w->e, "malformed reply in %s",
-					     w->set->name);
-	if (w->used < len)
-		return bad(w->e, "malformed reply: truncated attribute in %s",
-			   w->set->name);
+		return p->err ? p->err : bad(p->e, "malformed reply in %s",
+					     p->set->name);
+	if (p->used < len)
+		return bad(p->e, "malformed reply: truncated attribute in %s",
+			   p->set->name);
 	return 0;
 }
 
-static int walk_nest(const struct nlattr *nest, const struct aset *set,
-		     attr_fn fn, void *arg, struct asictl_err *e)
+static int parse_nested(const struct nlattr *nest, const struct attr_set *set,
+			attr_fn fn, void *arg, struct asictl_err *e)
 {
-	struct walk w = { set, fn, arg, e, mnl_attr_get_payload(nest), 0, 0 };
+	struct attr_parse p = { set, fn, arg, e, mnl_attr_get_payload(nest), 0, 0 };
 
-	return walk_end(&w, mnl_attr_parse_nested(nest, walk_attr, &w),
-			mnl_attr_get_payload_len(nest));
+	return attr_parse_end(&p, mnl_attr_parse_nested(nest, attr_cb, &p),
+			      mnl_attr_get_payload_len(nest));
 }
 
-static int walk_msg(const struct nlmsghdr *nlh, const struct aset *set,
-		    attr_fn fn, void *arg, struct asictl_err *e)
+/* The attributes after the genetlink header. */
+static int parse_attrs(const struct nlmsghdr *nlh, const struct attr_set *set,
+		       attr_fn fn, void *arg, struct asictl_err *e)
 {
-	struct walk w = { set, fn, arg, e, NULL, 0, 0 };
+	struct attr_parse p = { set, fn, arg, e, NULL, 0, 0 };
+	size_t len;
 
 	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
 		return bad(e, "malformed reply: message too short (%u bytes)",
 			   nlh->nlmsg_len);
-	w.start = mnl_nlmsg_get_payload_offset(nlh, GENL_HDRLEN);
-	return walk_end(&w, mnl_attr_parse(nlh, GENL_HDRLEN, walk_attr, &w),
-			nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN);
+	/*
+	 * Not mnl_attr_parse(): it runs to nlmsg_len rounded up, so it would
+	 * take an attribute reaching into the padding past the message.
+	 */
+	p.start = mnl_nlmsg_get_payload_offset(nlh, GENL_HDRLEN);
+	len = nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
+	return attr_parse_end(&p, mnl_attr_parse_payload(p.start, len, attr_cb, &p),
+			      len);
 }
 
 static uint64_t get_uint(const struct nlattr *a)
@@ -358,7 +356,7 @@ int asictl_parse_status(const struct nlmsghdr *nlh, struct asictl_status *st,
 			struct asictl_err *e)
 {
 	memset(st, 0, sizeof(*st));
-	return walk_msg(nlh, &status_set, status_attr, st, e);
+	return parse_attrs(nlh, &status_set, status_attr, st, e);
 }
 
 /* ---- class and stats ---- */
@@ -398,7 +396,7 @@ static int class_attr(const struct nlattr *a, unsigned int type, void *arg,
 		break;
 	case ASI_A_CLASS_STATS:
 		memset(&c->stats, 0, sizeof(c->stats));
-		return walk_nest(a, &stats_set, stats_attr, &c->stats, e);
+		return parse_nested(a, &stats_set, stats_attr, &c->stats, e);
 	case ASI_A_CLASS_CPU_STATS:
 		cpus = realloc(c->cpus, (c->ncpus + 1) * sizeof(*cpus));
 		if (!cpus) {
@@ -407,7 +405,7 @@ static int class_attr(const struct nlattr *a, unsigned int type, void *arg,
 		}
 		c->cpus = cpus;
 		memset(&cpus[c->ncpus], 0, sizeof(*cpus));
-		return walk_nest(a, &stats_set, stats_attr, &cpus[c->ncpus++], e);
+		return parse_nested(a, &stats_set, stats_attr, &cpus[c->ncpus++], e);
 	}
 	return 0;
 }
@@ -418,7 +416,7 @@ int asictl_parse_class(const struct nlmsghdr *nlh, struct asictl_class *c,
 	int err;
 
 	memset(c, 0, sizeof(*c));
-	err = walk_msg(nlh, &class_set, class_attr, c, e);
+	err = parse_attrs(nlh, &class_set, class_attr, c, e);
 	if (err)
 		asictl_class_free(c);
 	return err;
@@ -469,7 +467,7 @@ int asictl_parse_mark(const struct nlmsghdr *nlh, struct asictl_mark *m,
 	int err;
 
 	memset(m, 0, sizeof(*m));
-	err = walk_msg(nlh, &mark_set, mark_attr, m, e);
+	err = parse_attrs(nlh, &mark_set, mark_attr, m, e);
 	if (err)
 		asictl_mark_free(m);
 	return err;
@@ -516,7 +514,7 @@ int asictl_parse_exit(const struct nlmsghdr *nlh, struct asictl_exit_ent *x,
 	int err;
 
 	memset(x, 0, sizeof(*x));
-	err = walk_msg(nlh, &exit_set, exit_attr, x, e);
+	err = parse_attrs(nlh, &exit_set, exit_attr, x, e);
 	if (err)
 		asictl_exit_free(x);
 	return err;
@@ -562,7 +560,7 @@ static int grps_attr(const struct nlattr *a, unsigned int type, void *arg,
 	(void)type;
 	if (mnl_attr_get_payload_len(a) < sizeof(struct nlattr))
 		return bad(e, "malformed reply: empty multicast group");
-	err = walk_nest(a, &ctrl_grp_set, grp_attr, &g, e);
+	err = parse_nested(a, &ctrl_grp_set, grp_attr, &g, e);
 	if (err)
 		return err;
 	if (g.name && g.has_id && !strcmp(g.name, ASI_MCGRP_MONITOR))
@@ -589,7 +587,7 @@ static int ops_attr(const struct nlattr *a, unsigned int type, void *arg,
 	int err;
 
 	(void)type;
-	err = walk_nest(a, &ctrl_op_set, op_attr, &id, e);
+	err = parse_nested(a, &ctrl_op_set, op_attr, &id, e);
 	if (err)
 		return err;
 	if (id <= ASI_CMD_MAX)
@@ -611,9 +609,9 @@ static int ctrl_attr(const struct nlattr *a, unsigned int type, void *arg,
 		break;
 	case CTRL_ATTR_OPS:
 		f->ops_known = true;
-		return walk_nest(a, &array_set, ops_attr, f, e);
+		return parse_nested(a, &array_set, ops_attr, f, e);
 	case CTRL_ATTR_MCAST_GROUPS:
-		return walk_nest(a, &array_set, grps_attr, f, e);
+		return parse_nested(a, &array_set, grps_attr, f, e);
 	}
 	return 0;
 }
@@ -624,7 +622,7 @@ int asictl_parse_family(const struct nlmsghdr *nlh, struct asictl_family *f,
 	int err;
 
 	memset(f, 0, sizeof(*f));
-	err = walk_msg(nlh, &ctrl_set, ctrl_attr, f, e);
+	err = parse_attrs(nlh, &ctrl_set, ctrl_attr, f, e);
 	if (err)
 		return err;
 	if (!f->id)
@@ -647,7 +645,7 @@ static void name_bad_attr(const struct nlmsghdr *req, uint32_t offs,
 {
 	const struct genlmsghdr *g = mnl_nlmsg_get_payload(req);
 	const struct nlattr *a = (const void *)((const char *)req + offs);
-	const struct aset *set;
+	const struct attr_set *set;
 	unsigned int type;
 
 	if (offs < NLMSG_HDRLEN + GENL_HDRLEN ||
@@ -670,8 +668,8 @@ static void name_bad_attr(const struct nlmsghdr *req, uint32_t offs,
 		break;
 	}
 	type = mnl_attr_get_type(a);
-	if (type <= set->max && set->spec[type].name)
-		snprintf(e->attr, sizeof(e->attr), "%s", set->spec[type].name);
+	if (type <= set->max && set->policy[type].name)
+		snprintf(e->attr, sizeof(e->attr), "%s", set->policy[type].name);
 	else
 		snprintf(e->attr, sizeof(e->attr), "%u", type);
 }

@@ -38,6 +38,11 @@ def err(e, text=None):
                0x100 | (0x200 if text else 0))
 
 
+def cut(m, n):
+    """Message @m without its last @n bytes, its length too."""
+    return struct.pack("I", len(m) - n) + m[4:-n]
+
+
 def done(e=0, text=None):
     tlv = s(1, text) if text else b""
     return msg(3, struct.pack("i", e) + tlv, 0x2 | (0x200 if text else 0))
@@ -64,6 +69,8 @@ replies = {
                           nla(6, nla(1, u32(1, 1) + u32(2, 0))),
                           nla(7, nla(1, s(1, "monitor") + u32(2, 7)))], typ=0x10) + err(0)),
     "ntf-stun": (2, genl(12, [u32(1, 1), u32(5, 0)])),
+    # The last attribute ends past a message of unaligned length.
+    "attr-past-end": (0, cut(genl(2, [u32(1, 1), s(2, "kvm")]), 1)),
 }
 
 args = [

@@ -128,10 +128,11 @@ static void test_string_without_nul(void **state)
 	(void)state;
 	put_raw(nlh, ASI_A_CLASS_NAME, "kvm", 3);
 	assert_int_equal(asictl_parse_class(nlh, &c, &e), -EBADMSG);
-	assert_non_null(strstr(e.msg, "class.name has a bad size"));
+	assert_non_null(strstr(e.msg, "class.name is not NUL-terminated"));
 	nlh = mock_msg(buf, MOCK_FAMILY, ASI_CMD_CLASS_GET);
 	put_raw(nlh, ASI_A_CLASS_NAME, "", 0);
 	assert_int_equal(asictl_parse_class(nlh, &c, &e), -EBADMSG);
+	assert_non_null(strstr(e.msg, "class.name has a bad size (0 bytes)"));
 }
 
 static void test_truncated_attr(void **state)
@@ -157,6 +158,16 @@ static void test_truncated_attr(void **state)
 	nlh->nlmsg_len += 6;
 	a->nla_len = 2;
 	assert_int_equal(asictl_parse_mark(nlh, &m, &e), -EBADMSG);
+	/*
+	 * The last attribute ends a byte past a message of unaligned length,
+	 * in what would be its padding: past the message all the same.
+	 */
+	nlh = mock_msg(buf, MOCK_FAMILY, ASI_CMD_MARK_GET);
+	mnl_attr_put_strz(nlh, ASI_A_MARK_NAME, "jiffies");
+	nlh->nlmsg_len -= 1;
+	assert_int_equal(asictl_parse_mark(nlh, &m, &e), -EBADMSG);
+	assert_non_null(strstr(e.msg, "truncated attribute in mark"));
+	assert_null(m.name);
 }
 
 static void test_short_message(void **state)
