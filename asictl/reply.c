@@ -677,6 +677,7 @@ static void name_bad_attr(const struct nlmsghdr *req, uint32_t offs,
 struct extack {
 	const struct nlmsghdr *req;
 	struct asictl_err *e;
+	bool warning;		/* the request was done: the message is a remark */
 };
 
 static int extack_attr(const struct nlattr *a, void *data)
@@ -686,15 +687,19 @@ static int extack_attr(const struct nlattr *a, void *data)
 
 	switch (mnl_attr_get_type(a)) {
 	case NLMSGERR_ATTR_MSG:
-		if (mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
+		if (mnl_attr_validate(a, MNL_TYPE_NUL_STRING))
+			break;
+		if (x->warning)
+			snprintf(e->warning, sizeof(e->warning), "%s", mnl_attr_get_str(a));
+		else
 			snprintf(e->msg, sizeof(e->msg), "%s", mnl_attr_get_str(a));
 		break;
 	case NLMSGERR_ATTR_OFFS:
-		if (mnl_attr_validate(a, MNL_TYPE_U32) == 0)
+		if (!x->warning && !mnl_attr_validate(a, MNL_TYPE_U32))
 			name_bad_attr(x->req, mnl_attr_get_u32(a), e);
 		break;
 	case NLMSGERR_ATTR_MISS_TYPE:
-		if (mnl_attr_validate(a, MNL_TYPE_U32) == 0 && !e->msg[0])
+		if (!x->warning && !mnl_attr_validate(a, MNL_TYPE_U32) && !e->msg[0])
 			snprintf(e->msg, sizeof(e->msg),
 				 "a required attribute (%u) is missing",
 				 mnl_attr_get_u32(a));
@@ -704,50 +709,48 @@ static int extack_attr(const struct nlattr *a, void *data)
 }
 
 /*
- * Extack TLVs. libmnl's parser stops at one that does not fit, and a bad
- * one is skipped: what the kernel got right still shows with the errno.
+ * Where the extack TLVs of an NLMSG_ERROR or NLMSG_DONE start in its
+ * payload: after the error code and, in an error that is not capped, the
+ * copy of the request. 0 when there are none.
  */
-static void parse_extack(const struct nlmsghdr *req, const void *data,
-			 size_t len, struct asictl_err *e)
+static size_t extack_offset(const struct nlmsghdr *nlh)
 {
-	struct extack x = { req, e };
+	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
+	size_t off;
 
-	mnl_attr_parse_payload(data, len, extack_attr, &x);
-}
-
-static int kernel_err(const struct nlmsghdr *req, int err, const void *tlv,
-		      size_t tlvlen, struct asictl_err *e)
-{
-	memset(e, 0, sizeof(*e));
-	e->err = err;
-	e->kernel = true;
-	if (tlv)
-		parse_extack(req, tlv, tlvlen, e);
-	return err;
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return 0;
+	if (nlh->nlmsg_type == NLMSG_DONE)
+		off = MNL_ALIGN(sizeof(int));
+	else if (nlh->nlmsg_flags & NLM_F_CAPPED)
+		off = sizeof(*err);
+	else if (err->msg.nlmsg_len >= NLMSG_HDRLEN)
+		off = sizeof(*err) + NLMSG_ALIGN(err->msg.nlmsg_len - NLMSG_HDRLEN);
+	else
+		return 0;
+	return NLMSG_HDRLEN + off < nlh->nlmsg_len ? off : 0;
 }
 
 /*
- * An ack may carry a warning in its extack (the request was done, with a
- * remark): keep its message for the caller to print.
+ * The end of an exchange, @err from an NLMSG_ERROR or NLMSG_DONE. The
+ * extack goes with the error; on success its message is a warning for
+ * the caller to print. A TLV that does not fit stops libmnl's parser and
+ * a bad one is skipped: what the kernel got right still shows.
  */
-static void ack_warning(const struct nlmsghdr *req, const struct nlmsghdr *nlh,
-			struct asictl_err *e)
+static int exchange_end(const struct nlmsghdr *req, const struct nlmsghdr *nlh,
+			int err, struct asictl_err *e)
 {
-	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
-	size_t off = NLMSG_HDRLEN + sizeof(*err);
-	struct asictl_err w;
+	struct extack x = { req, e, !err };
+	size_t off = extack_offset(nlh);
 
-	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
-		return;
-	/* An ack's copy of the request is always capped to its header. */
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED) &&
-	    err->msg.nlmsg_len >= NLMSG_HDRLEN)
-		off += NLMSG_ALIGN(err->msg.nlmsg_len - NLMSG_HDRLEN);
-	if (off >= nlh->nlmsg_len)
-		return;
-	memset(&w, 0, sizeof(w));
-	parse_extack(req, (const char *)nlh + off, nlh->nlmsg_len - off, &w);
-	snprintf(e->warning, sizeof(e->warning), "%s", w.msg);
+	memset(e, 0, sizeof(*e));
+	e->err = err;
+	e->kernel = err != 0;
+	if (off)
+		mnl_attr_parse_payload(mnl_nlmsg_get_payload_offset(nlh, off),
+				       nlh->nlmsg_len - NLMSG_HDRLEN - off,
+				       extack_attr, &x);
+	return err;
 }
 
 /* NLMSG_ERROR: 0 for an ack, else the kernel's error. */
@@ -755,50 +758,26 @@ static int error_msg(const struct nlmsghdr *req, const struct nlmsghdr *nlh,
 		     struct asictl_err *e)
 {
 	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
-	size_t off = NLMSG_HDRLEN + sizeof(*err);
 
-	if (nlh->nlmsg_len < off)
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + sizeof(*err))
 		return bad(e, "malformed reply: truncated error message");
 	if (err->error > 0 || err->error < -4095)
 		return bad(e, "malformed reply: error %d", err->error);
-	if (!err->error) {
-		ack_warning(req, nlh, e);
-		return 0;
-	}
-	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
-		return kernel_err(req, err->error, NULL, 0, e);
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED)) {
-		if (err->msg.nlmsg_len < NLMSG_HDRLEN)
-			return kernel_err(req, err->error, NULL, 0, e);
-		off += NLMSG_ALIGN(err->msg.nlmsg_len - NLMSG_HDRLEN);
-	}
-	if (off > nlh->nlmsg_len)
-		return kernel_err(req, err->error, NULL, 0, e);
-	return kernel_err(req, err->error, (const char *)nlh + off,
-			  nlh->nlmsg_len - off, e);
+	return exchange_end(req, nlh, err->error, e);
 }
 
-/* NLMSG_DONE: 0, or the error that ended the dump. */
+/* NLMSG_DONE: 0, or the error that ended the dump (never positive). */
 static int done_msg(const struct nlmsghdr *req, const struct nlmsghdr *nlh,
 		    struct asictl_err *e)
 {
-	size_t off = NLMSG_HDRLEN + sizeof(int);
 	int err;
 
-	if (nlh->nlmsg_len < off)
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + sizeof(err))
 		return 0;	/* old kernels: no errno */
 	memcpy(&err, mnl_nlmsg_get_payload(nlh), sizeof(err));
-	if (err >= 0)
-		return 0;
 	if (err < -4095)
 		return bad(e, "malformed reply: dump error %d", err);
-	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
-		return kernel_err(req, err, NULL, 0, e);
-	off = NLMSG_ALIGN(off);
-	if (off > nlh->nlmsg_len)
-		return kernel_err(req, err, NULL, 0, e);
-	return kernel_err(req, err, (const char *)nlh + off,
-			  nlh->nlmsg_len - off, e);
+	return exchange_end(req, nlh, err < 0 ? err : 0, e);
 }
 
 struct process {

@@ -60,6 +60,8 @@ replies = {
     "class-do": (6, cls + err(0)),
     "extack": (0, err(-2, "no class with this name")),
     "dump-error": (1, done(-2, "no class with this id")),
+    "ack-warning": (0, err(0, "stats were reset meanwhile")),
+    "dump-warning": (1, cls + done(0, "a class went away meanwhile")),
     "mark": (2, genl(6, [u32(1, 3), u32(2, 2), u64(3, 0xffffffff82000000), u64(4, 8),
                         s(5, "jiffies"), u64(6, 1)]) + err(0)),
     "exits": (1, genl(9, [u64(1, 0xffff888000001000), u64(2, 0xffffffff81000000),

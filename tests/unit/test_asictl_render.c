@@ -403,6 +403,17 @@ static void test_run_warning(void **state)
 	assert_string_equal(err, "Warning: stats of class kvm were reset meanwhile\n");
 }
 
+/* The end of a dump may carry a remark as well. */
+static void test_run_dump_warning(void **state)
+{
+	(void)state;
+	mock_push_family();
+	mock_push(mock_done(buf, 0, "a mark went away meanwhile"));
+	assert_int_equal(mock_run("-j mark list", &out, &err), ASICTL_EXIT_OK);
+	assert_string_equal(out, "[]\n");
+	assert_string_equal(err, "Warning: a mark went away meanwhile\n");
+}
+
 /* An ack without extack says nothing. */
 static void test_run_no_warning(void **state)
 {
@@ -563,6 +574,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_run_perm, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_perm_extack, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_warning, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_run_dump_warning, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_no_warning, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_object_help, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_unsupported_op, setup, teardown),

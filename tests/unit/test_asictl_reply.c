@@ -284,6 +284,16 @@ static void test_process_do(void **state)
 	n = append(rx, 0, mock_error(buf, 0, NULL, -1), 5);
 	assert_int_equal(asictl_process(req, MOCK_PORT, rx, n, count_cb, &calls, &e), 0);
 	assert_int_equal(calls, 1);
+	assert_string_equal(e.warning, "");
+	/* An ack with a remark: done, its message kept as a warning. */
+	n = append(rx, 0, mock_error(buf, 0, "stats were reset meanwhile",
+				     NLMSG_HDRLEN + GENL_HDRLEN), 5);
+	assert_int_equal(asictl_process(req, MOCK_PORT, rx, n, NULL, NULL, &e), 0);
+	assert_string_equal(e.warning, "stats were reset meanwhile");
+	assert_string_equal(e.msg, "");
+	assert_string_equal(e.attr, "");
+	assert_false(e.kernel);
+	assert_int_equal(asictl_err_exit(&e), ASICTL_EXIT_OK);
 }
 
 static void test_process_extack(void **state)
@@ -377,7 +387,14 @@ static void test_process_dump(void **state)
 	n = append(rx, 0, mock_done(buf, -ENOENT, "no class with this id"), 9);
 	assert_int_equal(asictl_process(req, MOCK_PORT, rx, n, NULL, NULL, &e), -ENOENT);
 	assert_string_equal(e.msg, "no class with this id");
+	assert_string_equal(e.warning, "");
 	assert_true(e.kernel);
+	/* A dump done with a remark: a warning, not an error. */
+	n = append(rx, 0, mock_done(buf, 0, "a class went away meanwhile"), 9);
+	assert_int_equal(asictl_process(req, MOCK_PORT, rx, n, NULL, NULL, &e), 0);
+	assert_string_equal(e.warning, "a class went away meanwhile");
+	assert_string_equal(e.msg, "");
+	assert_int_equal(asictl_err_exit(&e), ASICTL_EXIT_OK);
 	/* An old-style NLMSG_DONE without payload. */
 	n = append(rx, 0, mock_done(buf, 0, NULL), 9);
 	((struct nlmsghdr *)rx)->nlmsg_len = NLMSG_HDRLEN;
