@@ -29,6 +29,7 @@ void asictl_usage(FILE *fp)
 	      "  asictl exits [--top N] [--class CLASS]\n"
 	      "  asictl monitor\n"
 	      "  asictl help\n"
+	      "  asictl OBJECT help\n"
 	      "\n"
 	      "CLASS is a class name (e.g. kvm) or a class id.\n"
 	      "Numbers are decimal, or hexadecimal with 0x.\n"

@@ -128,6 +128,15 @@ def test_asictl_usage_errors(ctl):
         assert rc == USAGE and w in out and "Try 'asictl help'." in out, (w, rc, out)
 
 
+def test_asictl_object_help(ctl):
+    """No kernel needed: every object answers help with its own usage."""
+    objects = ["status", "class", "stats", "stun", "mark", "exits", "monitor"]
+    r = many(ctl, [f"asictl {o} help" for o in objects])
+    for o, (rc, out) in zip(objects, r):
+        assert rc == 0 and out.startswith(f"Usage: asictl {o}"), (o, rc, out)
+        assert out.endswith("See asictl(8).\n") and "unknown" not in out, (o, out)
+
+
 ALL = ["status", "-j status", "class show", "class show kvm", "stats",
        "stats kvm --per-cpu", "stats --reset", "stun show", "stun off",
        "stun on --class kvm", "mark add jiffies", "mark add 0x1000 4096",

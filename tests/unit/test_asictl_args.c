@@ -131,6 +131,8 @@ static const struct bad bads[] = {
 	{ "exits --class", "exits: --class needs an argument" },
 	{ "exits kvm", "exits: unexpected argument 'kvm'" },
 	{ "monitor now", "monitor: unexpected argument 'now'" },
+	{ "mark help now", "mark: unexpected argument 'now'" },
+	{ "exits help --top 3", "exits: unknown option '--top'" },
 };
 
 static int split(char *s, char **argv, int max)
@@ -274,15 +276,60 @@ static void test_usage_text(void **state)
 	assert_non_null(strstr(text, "asictl mark add ADDR LEN | SYMBOL | --cache NAME"));
 	assert_non_null(strstr(text, "asictl exits [--top N] [--class CLASS]"));
 	assert_non_null(strstr(text, "asictl monitor"));
+	assert_non_null(strstr(text, "asictl OBJECT help"));
 	assert_non_null(strstr(text, "Exit codes"));
 	free(text);
+}
+
+/*
+ * "asictl OBJECT help": the usage lines of that object and of no other,
+ * as many as asictl(8) has for it.
+ */
+static void test_usage_topics(void **state)
+{
+	static const struct {
+		const char *object;
+		int lines;
+	} topics[] = {
+		{ "status", 1 }, { "class", 1 }, { "stats", 1 }, { "stun", 2 },
+		{ "mark", 3 }, { "exits", 1 }, { "monitor", 1 },
+	};
+	char *text, *line, *save = NULL, want[32];
+	unsigned int i;
+	size_t len;
+	FILE *f;
+	int n;
+
+	(void)state;
+	for (i = 0; i < sizeof(topics) / sizeof(topics[0]); i++) {
+		f = open_memstream(&text, &len);
+		asictl_usage_topic(f, topics[i].object);
+		fclose(f);
+		snprintf(want, sizeof(want), "asictl %s", topics[i].object);
+		n = 0;
+		for (line = strtok_r(text, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			if (!strcmp(line, "See asictl(8)."))
+				break;
+			if (strncmp(line, n ? "       " : "Usage: ", 7))
+				fail_msg("%s help: '%s'", topics[i].object, line);
+			if (strncmp(line + 7, want, strlen(want)) ||
+			    (line[7 + strlen(want)] && line[7 + strlen(want)] != ' '))
+				fail_msg("%s help: '%s'", topics[i].object, line);
+			n++;
+		}
+		if (!line || strtok_r(NULL, "\n", &save))
+			fail_msg("%s help does not end with its reference", topics[i].object);
+		assert_int_equal(n, topics[i].lines);
+		free(text);
+	}
 }
 
 int main(void)
 {
 	size_t ng = sizeof(goods) / sizeof(goods[0]);
 	size_t nb = sizeof(bads) / sizeof(bads[0]);
-	struct CMUnitTest *t = calloc(ng + nb + 3, sizeof(*t));
+	struct CMUnitTest *t = calloc(ng + nb + 4, sizeof(*t));
 	char *names = calloc(ng + nb, 80);
 	size_t i, n = 0;
 
@@ -299,5 +346,6 @@ int main(void)
 	t[n++] = (struct CMUnitTest)cmocka_unit_test(test_numbers);
 	t[n++] = (struct CMUnitTest)cmocka_unit_test(test_too_many);
 	t[n++] = (struct CMUnitTest)cmocka_unit_test(test_usage_text);
+	t[n++] = (struct CMUnitTest)cmocka_unit_test(test_usage_topics);
 	return _cmocka_run_group_tests("asictl_args", t, n, NULL, NULL);
 }

@@ -434,9 +434,37 @@ static void test_run_object_help(void **state)
 			    "       asictl mark list\n"
 			    "See asictl(8).\n");
 	assert_string_equal(err, "");
+	free(out);
+	free(err);
 	assert_int_equal(mock_run("stats help", &out, &err), ASICTL_EXIT_OK);
 	assert_string_equal(out, "Usage: asictl stats [CLASS] [--per-cpu] [--reset]\n"
 			    "See asictl(8).\n");
+	assert_string_equal(err, "");
+	assert_int_equal(mock_nsent, 0);
+}
+
+/* Every object answers help on stdout, exit 0, and asks the kernel nothing. */
+static void test_run_every_object_help(void **state)
+{
+	static const char *const objects[] = {
+		"status", "class", "stats", "stun", "mark", "exits", "monitor",
+	};
+	char cmdline[32], usage[32];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(objects) / sizeof(objects[0]); i++) {
+		snprintf(cmdline, sizeof(cmdline), "%s help", objects[i]);
+		snprintf(usage, sizeof(usage), "Usage: asictl %s", objects[i]);
+		assert_int_equal(mock_run(cmdline, &out, &err), ASICTL_EXIT_OK);
+		if (strncmp(out, usage, strlen(usage)))
+			fail_msg("'asictl %s' printed '%s'", cmdline, out);
+		assert_string_equal(err, "");
+		free(out);
+		free(err);
+		out = err = NULL;
+	}
+	assert_int_equal(mock_nsent, 0);
 }
 
 static void test_run_unsupported_op(void **state)
@@ -577,6 +605,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_run_dump_warning, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_no_warning, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_object_help, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_run_every_object_help, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_unsupported_op, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_malformed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_system, setup, teardown),
