@@ -431,13 +431,16 @@ void asictl_render_stats(struct asictl_out *o, const struct asictl_class *c,
 	out_obj_close(o);
 }
 
-/* One line of "stun show": @name NULL is the default policy. */
+/*
+ * One line of "stun show": @name NULL is the default policy, under the key
+ * status-get gives it (stun-default).
+ */
 void asictl_render_stun(struct asictl_out *o, const char *name, uint32_t id,
 			uint32_t stun)
 {
 	if (!name) {
 		out_text(o, "%-16s  ", "default");
-		out_enum(o, "default", "%s\n", asictl_stun_name(stun), stun);
+		out_enum(o, "stun-default", "%s\n", asictl_stun_name(stun), stun);
 		return;
 	}
 	out_obj_open(o, NULL);

@@ -277,9 +277,9 @@ def test_asictl_stun(on):
                      "asictl stun on --class nosuch"])
     finally:
         g.check("asictl stun on")
-    assert ok_json(r[0])["default"] == "on"
+    assert ok_json(r[0])["stun-default"] == "on"
     assert r[1] == (0, "")
-    assert ok_json(r[2]) == {"default": "on", "classes": [
+    assert ok_json(r[2]) == {"stun-default": "on", "classes": [
         {"id": ok_json(r[2])["classes"][0]["id"], "name": "kvm", "stun": "off"}]}
     assert r[3][1].strip() == "N"
     assert re.search(r"^default +on$", r[4][1], re.M) and re.search(
@@ -379,4 +379,4 @@ def test_asictl_unprivileged(on):
     for rc, out in r[5:]:
         assert rc == PERM, out
         assert "permission denied: changing ASI needs CAP_NET_ADMIN and CAP_SYS_ADMIN" in out
-    assert ok_json(g.run("asictl -j stun show"))["default"] == "on"
+    assert ok_json(g.run("asictl -j stun show"))["stun-default"] == "on"

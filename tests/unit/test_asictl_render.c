@@ -214,7 +214,7 @@ static void test_stun(void **state)
 	asictl_render_stun(&o, "kvm", 1, ASI_STUN_POLICY_OFF);
 	out_arr_close(&o);
 	out_obj_close(&o);
-	end("{\"default\":\"on\",\"classes\":[{\"id\":1,\"name\":\"kvm\",\"stun\":\"off\"}]}\n");
+	end("{\"stun-default\":\"on\",\"classes\":[{\"id\":1,\"name\":\"kvm\",\"stun\":\"off\"}]}\n");
 }
 
 static void test_mark(void **state)
