@@ -225,7 +225,8 @@ ssize_t __wrap_asictl_io_send(struct asictl_io *io, const void *buf, size_t len)
 ssize_t __wrap_asictl_io_recv(struct asictl_io *io, void *buf, size_t len)
 {
 	struct nlmsghdr *nlh;
-	size_t n, left;
+	size_t n;
+	int left;
 
 	(void)io;
 	if (qhead == nqueue)
@@ -236,17 +237,13 @@ ssize_t __wrap_asictl_io_recv(struct asictl_io *io, void *buf, size_t len)
 	assert_true(n <= len);
 	memcpy(buf, queue[qhead++].buf, n);
 	/* Replies carry the request's sequence number and our port. */
-	for (nlh = buf, left = n; left >= sizeof(*nlh) &&
-	     nlh->nlmsg_len >= sizeof(*nlh) && nlh->nlmsg_len <= left;) {
+	for (nlh = buf, left = n; mnl_nlmsg_ok(nlh, left);
+	     nlh = mnl_nlmsg_next(nlh, &left)) {
 		if (!(nlh->nlmsg_flags & 0x8000)) {	/* test marker: keep */
 			nlh->nlmsg_seq = last_seq;
 			nlh->nlmsg_pid = MOCK_PORT;
 		}
 		nlh->nlmsg_flags &= ~0x8000;
-		if (NLMSG_ALIGN(nlh->nlmsg_len) >= left)
-			break;
-		left -= NLMSG_ALIGN(nlh->nlmsg_len);
-		nlh = (void *)((char *)nlh + NLMSG_ALIGN(nlh->nlmsg_len));
 	}
 	return n;
 }
