@@ -8,8 +8,9 @@
 #     CONFIG_ADDRESS_SPACE_ISOLATION=n and with CONFIG_KVM=m.
 # The builds run in a worktree of their own (build/linux-bisect), so the
 # work tree and its objects are left alone. A tree that built before with
-# the same config is not built again (build/series-check.done), so a run
-# that was stopped resumes where it was. Prints its figures at the end.
+# the same config is not built again (build/series-check.done, and
+# kernel/series-check.done: what an earlier run recorded and was committed),
+# so a run that was stopped resumes where it was. Prints its figures.
 #
 #   series-check.sh TREE
 set -uo pipefail
@@ -79,7 +80,7 @@ build() {
 	local obj=$1 what=$2 out s key
 	shift 2
 	key="$(git -C "$wt" rev-parse 'HEAD^{tree}') $cfg_hash $*"
-	if grep -qxF "$key" "$done_file" 2>/dev/null; then
+	if grep -qxF "$key" "$done_file" "$done_kept" 2>/dev/null; then
 		echo "series-check: built before: $what"
 		builds=$((builds + 1))
 		return 0
@@ -118,6 +119,9 @@ git -C "$wt" checkout -q --detach "$tip"
 base_config=$top/build/obj-bisect-config/.config
 cfg_hash=$(sha256sum <"$base_config" | cut -c1-16)
 done_file=$top/build/series-check.done
+# Builds recorded by an earlier run and committed with the series: keyed by
+# tree and config, so a changed commit is built again.
+done_kept=$top/kernel/series-check.done
 
 i=0
 for c in $commits; do
