@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot the kernel with KUnit enabled, once per configuration (the suites run
 # during boot, then /init powers off), parse the KTAP output with the tree's
-# own tools/testing/kunit/kunit.py and fail on any failure, crash or splat.
+# own tools/testing/kunit/kunit.py, count its JSON (scripts/kunit-counts.py)
+# and fail on any failure, crash or splat.
 #
 #   run-kunit.sh TREE LOGDIR RESULTS
 set -uo pipefail
@@ -21,24 +22,25 @@ for run in "asi-on:asi=on kmemleak=on" "asi-on-4level:asi=on no5lvl" "asi-off:as
 	name=${run%%:*} args=${run#*:}
 	log=$logs/kunit-$name.log
 	parsed=$logs/kunit-$name.parsed
+	json=$logs/kunit-$name.json
 	echo "== kunit: booting with '$args' (console log: $log)"
-	rm -f "$log"
+	rm -f "$log" "$json"
 	start=$(date +%s)
 	timeout "$timeout" "$top/vm/run-qemu.sh" -m kunit -a "$args" -l "$log" \
 		</dev/null >/dev/null 2>"$logs/kunit-$name.qemu.err"
 	qrc=$?
 	echo "kunit: $name boot and run took $(( $(date +%s) - start )) s"
 
-	python3 "$tree/tools/testing/kunit/kunit.py" parse "$log" >"$parsed" 2>&1
+	# The parser's report for people; its JSON for the counts.
+	python3 "$tree/tools/testing/kunit/kunit.py" parse --json="$json" "$log" \
+		>"$parsed" 2>&1
 	krc=$?
 	cat "$parsed"
-	counts=$(grep -o 'Ran [0-9]* tests:.*' "$parsed" | tail -n1)
-	p=$(sed -n 's/.*passed: \([0-9]*\).*/\1/p' <<<"$counts")
-	f=$(sed -n 's/.*failed: \([0-9]*\).*/\1/p' <<<"$counts")
-	c=$(sed -n 's/.*crashed: \([0-9]*\).*/\1/p' <<<"$counts")
-	s=$(sed -n 's/.*skipped: \([0-9]*\).*/\1/p' <<<"$counts")
-	e=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' <<<"$counts")
-	p=${p:-0} f=$(( ${f:-0} + ${c:-0} + ${e:-0} )) s=${s:-0}
+	p=0 f=0 s=0
+	if [ -s "$json" ] && counts=$(python3 "$top/scripts/kunit-counts.py" "$json"); then
+		read -r p f s <<<"$counts"
+		sed 1d <<<"$counts" | sed 's/^/kunit: not passed: /'
+	fi
 
 	bad=
 	if [ $qrc -eq 124 ]; then
