@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """pytest fixtures: one booted guest per configuration, shared by tests.
 
-Set ASI_BUILD to the build directory (the Makefile does). Every test fails if
-the guest's dmesg or console log shows a kernel splat (tests/splat-patterns.txt);
-console logs stay in $ASI_BUILD/logs/system-<config>.log.
+Set ASI_BUILD to the build directory (the Makefile does). A test fails if
+the guest's dmesg or console log shows a new kernel splat
+(tests/splat-patterns.txt) after it ran; the guest then boots afresh for the
+next test. Console logs stay in $ASI_BUILD/logs/system-<config>.log.
 """
 
 import os
@@ -49,15 +50,25 @@ def guest(request):
 
 @pytest.fixture(autouse=True)
 def no_splats(request):
+    """A test fails for a splat that appeared while it ran, and only that
+    test: the guest is stopped after it, and the next test boots a fresh
+    one (as it does when the guest died or timed out for good)."""
+    g = None
+    if "guest" in request.fixturenames:
+        g = request.getfixturevalue("guest")
+        if not g.running():
+            try:
+                g.start()
+            except GuestError as e:
+                pytest.fail(str(e), pytrace=False)
+            print(f"\n{g.name}: booted again, in {g.boot_seconds:.1f} s")
     yield
-    if "guest" not in request.fixturenames:
-        return
-    g = request.getfixturevalue("guest")
-    if g.proc is None:
+    if g is None or not g.running():
         return
     try:
         splats = g.new_splats()
     except GuestError as e:
         pytest.fail(str(e), pytrace=False)
     if splats:
+        g.stop()
         pytest.fail(f"{g.name}: kernel splat:\n" + "\n".join(splats[:20]), pytrace=False)

@@ -5,7 +5,10 @@ The guest's /init (vm/init) in test mode turns off tty echo, gives an empty
 prompt and prints "asitest: ready". Each command is framed by two markers
 that carry a random id, so its output and exit status can be cut out of the
 console stream reliably; the markers are typed with an empty '' inside so
-that an echo of the typed line could never match them.
+that an echo of the typed line could never match them. The command runs in
+a subshell, so an `exit` in it ends only the subshell. A command that
+times out gets a Ctrl-C, and the console is brought back in step (or the
+guest stopped, so that the next user boots a fresh one).
 """
 
 import os
@@ -46,6 +49,7 @@ class Guest:
         self.proc = None
         self.boot_seconds = None
         self._dmesg_seen = 0
+        self._console_seen = 0
 
     def console_tail(self, lines=40):
         try:
@@ -58,6 +62,7 @@ class Guest:
         os.makedirs(os.path.dirname(self.log), exist_ok=True)
         if os.path.exists(self.log):
             os.unlink(self.log)
+        self._dmesg_seen = self._console_seen = 0
         args = ["-m", "test", "-a", self.cmdline, "-l", self.log]
         if self.smp:
             args += ["-s", self.smp]
@@ -79,28 +84,52 @@ class Guest:
                              + self.console_tail())
         self.boot_seconds = time.monotonic() - start
 
+    def running(self):
+        return self.proc is not None and self.proc.isalive()
+
     def run(self, cmd, timeout=120):
         """Run cmd in the guest shell; return (exit status, output)."""
-        if not self.proc or not self.proc.isalive():
+        if not self.running():
             raise GuestError(f"{self.name}: guest is not running; console tail:\n"
                              + self.console_tail())
         tag = secrets.token_hex(6)
         begin, end = f"@@{tag}-B@@", f"@@{tag}-E@@"
         typed_begin = begin[:4] + "''" + begin[4:]
         typed_end = end[:4] + "''" + end[4:]
-        self.proc.sendline(f"echo {typed_begin}; {cmd}\necho {typed_end} $?")
+        done = re.escape(end) + r" (\d+)\r?\n"
+        self.proc.sendline(f"echo {typed_begin}; (\n{cmd}\n); echo {typed_end} $?")
         try:
             self.proc.expect_exact(begin, timeout=timeout)
-            self.proc.expect(re.escape(end) + r" (\d+)\r?\n", timeout=timeout)
+            self.proc.expect(done, timeout=timeout)
         except pexpect.TIMEOUT:
-            raise GuestError(f"{self.name}: '{cmd}' timed out after {timeout} s; "
-                             "console tail:\n" + self.console_tail()) from None
+            tail = self.console_tail()
+            what = self._interrupt()
+            raise GuestError(f"{self.name}: '{cmd}' timed out after {timeout} s "
+                             f"({what}); console tail:\n" + tail) from None
         except pexpect.EOF:
+            tail = self.console_tail()
+            self.stop()
             raise GuestError(f"{self.name}: guest died running '{cmd}'; "
-                             "console tail:\n" + self.console_tail()) from None
+                             "console tail:\n" + tail) from None
         status = int(self.proc.match.group(1))
         out = self.proc.before.replace("\r", "")
         return status, out.lstrip("\n")
+
+    def _interrupt(self):
+        """After a timeout: Ctrl-C the command (the shell then drops the
+        rest of the command line, end marker included), and wait for a
+        fresh marker to be back in step; or stop the guest."""
+        tag = secrets.token_hex(6)
+        sync = f"@@{tag}-S@@"
+        try:
+            self.proc.send("\x03")
+            time.sleep(0.5)
+            self.proc.sendline(f"echo {sync[:4]}''{sync[4:]}")
+            self.proc.expect_exact(sync, timeout=30)
+            return "interrupted with Ctrl-C"
+        except (pexpect.TIMEOUT, pexpect.EOF, OSError):
+            self.stop()
+            return "Ctrl-C did not end it: guest stopped"
 
     def check(self, cmd, timeout=120):
         """Run cmd, which must succeed; return its output."""
@@ -110,7 +139,8 @@ class Guest:
         return out
 
     def new_splats(self):
-        """Splat lines in dmesg since the last call, and in the console log."""
+        """Splat lines in dmesg and in the console log since the last call
+        (or the last boot)."""
         _, out = self.run("dmesg")
         lines = out.splitlines()
         fresh = lines[self._dmesg_seen:] if len(lines) >= self._dmesg_seen else lines
@@ -119,8 +149,10 @@ class Guest:
             f.write(out)
         console = ""
         try:
-            with open(self.log, errors="replace") as f:
-                console = f.read()
+            with open(self.log, "rb") as f:
+                f.seek(self._console_seen)
+                console = f.read().decode("utf-8", "replace")
+                self._console_seen = f.tell()
         except OSError:
             pass
         return find_splats("\n".join(fresh)) + find_splats(console)
