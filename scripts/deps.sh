@@ -8,8 +8,9 @@ pkgs=(
 	# kernel tree and build
 	linux-source-6.12 build-essential flex bison bc libelf-dev libssl-dev
 	cpio dwarves ccache xz-utils git rsync perl python3
-	# VM
+	# VM; Bochs for VMX and PCID (a GRUB ISO boots the kernel there)
 	qemu-system-x86 busybox-static
+	bochs bochs-term bochsbios vgabios grub-pc-bin grub-common xorriso mtools
 	# userspace: asictl, unit tests; its fuzz targets (make fuzz) and
 	# the check of its man page
 	libmnl-dev libcmocka-dev pkg-config clang libclang-rt-14-dev groff-base

@@ -1,0 +1,156 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""The Bochs stage of make test: VMX, EPT, VPID and PCID, which QEMU's TCG
+does not have, run for real.
+
+Two boots of the test kernel under Bochs (vm/run-bochs.sh, CPU model
+corei7_skylake_x), asi=on:
+  1. KUnit: every ASI suite, parsed with the tree's kunit.py; the restricted
+     spaces must use PCIDs.
+  2. Batch: tests/bochs/vmx-checks.sh runs each kvm-exits loop on VMX;
+     every loop must end with its exact VM-exit count (kvm-exits checks)
+     and every ASI enter be matched by an exit.
+Any splat fails the stage except the pristine kernel's own warnings listed
+in tests/bochs/allowed-warnings.txt. Prints one line per check, the ASI
+exits per 1000 VM exits per loop, and writes RESULTS/bochs.res.
+
+    bochs-stage.py TREE LOGDIR RESULTS
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODEL = os.environ.get("BOCHS_MODEL", "corei7_skylake_x")
+LOOPS = ["io-kernel", "cpuid", "mmio", "io", "hlt"]
+
+
+class Stage:
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def check(self, ok, what):
+        print(f"bochs: {'ok  ' if ok else 'FAIL'} {what}")
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+        return ok
+
+
+def splat_patterns():
+    with open(os.path.join(TOP, "tests", "splat-patterns.txt")) as f:
+        pats = [re.compile(l.strip()) for l in f if l.strip()]
+    # The lines around a warning; the warning itself is what is judged.
+    return [p for p in pats if p.pattern not in ("cut here", "Call Trace:")]
+
+
+def allowed_warnings():
+    allowed = []
+    with open(os.path.join(TOP, "tests", "bochs", "allowed-warnings.txt")) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                allowed.append(re.compile(re.split(r"\s{2,}", line.strip())[0]))
+    return allowed
+
+
+def splats(log):
+    pats, allowed = splat_patterns(), allowed_warnings()
+    with open(log, errors="replace") as f:
+        return [l.rstrip() for l in f
+                if any(p.search(l) for p in pats)
+                and not any(a.search(l) for a in allowed)]
+
+
+def boot(log, args, mode, end, timeout=900):
+    start = time.monotonic()
+    rc = subprocess.call([os.path.join(TOP, "vm", "run-bochs.sh"), "-M", MODEL,
+                          "-m", mode, "-a", args, "-l", log, "-e", end,
+                          "-t", str(timeout)])
+    print(f"bochs: {mode} boot took {time.monotonic() - start:.0f} s")
+    return rc
+
+
+def kunit(stage, tree, logs):
+    log = os.path.join(logs, "bochs-kunit.log")
+    rc = boot(log, "asi=on kunit.filter_glob=asi*", "kunit",
+              "asitest: kunit finished|Kernel panic")
+    stage.check(rc == 0, "KUnit boot reached /init")
+    with open(log, errors="replace") as f:
+        text = f.read()
+    stage.check(re.search(r"asi: restricted address spaces ready: .*, PCID$",
+                          text, re.M), "restricted spaces use PCIDs")
+    js = os.path.join(logs, "bochs-kunit.json")
+    if os.path.exists(js):
+        os.unlink(js)
+    subprocess.call([sys.executable, os.path.join(tree, "tools", "testing", "kunit",
+                                                   "kunit.py"), "parse", f"--json={js}",
+                     log], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    counts = {"PASS": 0, "SKIP": 0}
+    if os.path.exists(js):
+        def walk(g, path):
+            for c in g.get("test_cases", []):
+                counts[c["status"]] = counts.get(c["status"], 0) + 1
+                stage.check(c["status"] in ("PASS", "SKIP"),
+                            f"KUnit {'.'.join(path + [c['name']])} {c['status']}")
+            for s in g.get("sub_groups", []):
+                walk(s, path + [s["name"]])
+        with open(js) as f:
+            walk(json.load(f), [])
+    stage.check(counts["PASS"] > 0, f"KUnit ran: {counts}")
+    bad = splats(log)
+    stage.check(not bad, "no splat in the KUnit boot" + "".join(f"\n  {l}" for l in bad[:10]))
+
+
+def vmx(stage, logs):
+    log = os.path.join(logs, "bochs-vmx.log")
+    rc = boot(log, "asi=on asitest.run=/usr/lib/asitest/vmx-checks.sh", "batch",
+              "asitest: batch finished|Kernel panic")
+    stage.check(rc == 0, "batch boot finished")
+    with open(log, errors="replace") as f:
+        text = f.read()
+    for feature in ("vmx", "ept", "vpid", "pcid", "invpcid"):
+        stage.check(f"vmx-checks: cpu {feature} yes" in text, f"CPU has {feature}")
+    stage.check("asitest: batch rc=0" in text, "vmx-checks.sh exited 0")
+    figures = []
+    for loop in LOOPS:
+        st = re.search(rf"^vmx-checks: {loop}: status (\d+)", text, re.M)
+        res = re.search(rf"^vmx-checks: {loop}: kvm-exits: (runs=.*)", text, re.M)
+        ok = st is not None and st.group(1) == "0" and res is not None
+        r = dict(kv.split("=", 1) for kv in res.group(1).split()) if res else {}
+        stage.check(ok, f"{loop}: exact VM exits on VMX")
+        stage.check(ok and int(r.get("asi_enters", 0)) == int(r.get("asi_exits", -1)) > 0,
+                    f"{loop}: every ASI enter matched by an exit ({r.get('asi_enters')}"
+                    f" enters, {r.get('asi_exits')} exits)")
+        if r:
+            figures.append(f"{loop} {r.get('asi_exits_per_1000')}")
+    print("bochs: VMX ASI exits per 1000 VM exits: " + ", ".join(figures))
+    for line in re.findall(r"^vmx-checks: profile: (.*)$", text, re.M):
+        print(f"bochs: exit profile: {line}")
+    bad = splats(log)
+    stage.check(not bad, "no splat in the VMX boot" + "".join(f"\n  {l}" for l in bad[:10]))
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    tree, logs, results = sys.argv[1:]
+    os.makedirs(logs, exist_ok=True)
+    os.makedirs(results, exist_ok=True)
+    stage = Stage()
+    start = time.monotonic()
+    kunit(stage, tree, logs)
+    vmx(stage, logs)
+    print(f"bochs: {stage.passed} passed, {stage.failed} failed in "
+          f"{time.monotonic() - start:.0f} s ({MODEL})")
+    with open(os.path.join(results, "bochs.res"), "w") as f:
+        f.write(f"bochs {stage.passed} {stage.failed} 0\n")
+    return 1 if stage.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
