@@ -55,6 +55,8 @@ ASICTL := $(if $(wildcard asictl/Makefile),$(UBUILD)/asictl)
 # Python 3 and the tree's YNL library for the guest, with these specs.
 PYROOT := $(UBUILD)/pyroot
 GUEST_SPECS := $(wildcard uapi/*.yaml)
+# The system tests' programs for the guest's Python: /usr/lib/asitest/
+GUEST_SCRIPTS := $(sort $(wildcard tests/system/guest-bin/*.py))
 
 .PHONY: all help deps kernel-tree kernel kernel-config kernel-export \
 	kernel-reset kernel-status series-check ynl-gen ynl-check guest-progs \
@@ -169,10 +171,10 @@ fuzz: deps
 pyroot: kernel-tree
 	vm/mkpython.sh $(PYROOT) $(TREE) $(GUEST_SPECS)
 
-initramfs: guest-progs asictl pyroot
+initramfs: guest-progs asictl pyroot $(GUEST_SCRIPTS)
 	@mkdir -p $(BUILD)
-	vm/mkinitramfs.sh -r $(PYROOT) $(INITRD) $(GUEST_PROGS) $(ASICTL) \
-		$(GUEST_EXTRA) $(KSFT_RUN)
+	vm/mkinitramfs.sh -r $(PYROOT) $(addprefix -s ,$(GUEST_SCRIPTS)) \
+		$(INITRD) $(GUEST_PROGS) $(ASICTL) $(GUEST_EXTRA) $(KSFT_RUN)
 
 run: kernel initramfs
 	vm/run-qemu.sh -m shell -a "$(CMDLINE)" -l $(LOGS)/run-console.log

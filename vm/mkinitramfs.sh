@@ -4,14 +4,18 @@
 # programs. Dynamically linked programs get the shared libraries they need
 # copied next to them, as initramfs-tools' copy_exec does.
 #
-#   mkinitramfs.sh [-r TREE]... OUTPUT.cpio.gz PROGRAM|DIRECTORY...
+#   mkinitramfs.sh [-r TREE]... [-s SCRIPT]... OUTPUT.cpio.gz PROGRAM|DIRECTORY...
 #     -r TREE   a prepared tree copied over / as it is (vm/mkpython.sh's)
+#     -s SCRIPT a test script run by the guest's interpreter
+#               (tests/system/guest-bin/), copied as it is to /usr/lib/asitest/
 set -euo pipefail
 
 trees=()
-while getopts "r:" opt; do
+scripts=()
+while getopts "r:s:" opt; do
 	case $opt in
 	r) trees+=("$OPTARG") ;;
+	s) scripts+=("$OPTARG") ;;
 	*) exit 2 ;;
 	esac
 done
@@ -41,6 +45,10 @@ printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 
 for tree in "${trees[@]}"; do
 	cp -a "$tree/." "$root/"
+done
+
+for script in "${scripts[@]}"; do
+	install -D -m 755 "$script" "$root/usr/lib/asitest/$(basename "$script")"
 done
 
 copy_with_libs() {
