@@ -17,28 +17,15 @@ import pytest
 
 from conftest import BUILD
 from guest import Guest, GuestError
+import guest_bin
 import test_asi_netlink as asinl
 
 CMDLINE = "asi=on kunit.enable=1 kunit.filter_glob=asi_core"
-NTF_SCRIPT = "/tmp/asintf.py"
+# In the guest (guest-bin/): the monitor group's notifications of a re-run.
+NTF_PROGRAM = "class_ntf.py"
 KUNIT_RUN = "/sys/kernel/debug/kunit/asi_core/run"
 PAGE_TABLE = "/sys/kernel/debug/asi/page_table"
 LOCKED = "the kernel is locked down: ASI cannot be changed"
-
-# Subscribes to the monitor group, re-runs the asi_core suite, prints the
-# notifications it brought as one JSON list.
-NTF_HELPER = r'''
-import json, sys
-sys.path.insert(0, "/usr/lib/ynl")
-from lib import YnlFamily
-mon = YnlFamily("%s", schema="")
-mon.ntf_subscribe("monitor")
-with open("%s", "w") as f:
-    f.write("1\n")
-mon.check_ntf()
-print(json.dumps([dict(name=n["name"], msg=n["msg"])
-                  for n in mon.async_msg_queue], default=str))
-''' % (asinl.SPEC, KUNIT_RUN)
 
 
 @pytest.fixture(scope="module")
@@ -49,8 +36,11 @@ def ctl():
     except GuestError as e:
         pytest.fail(str(e), pytrace=False)
     print(f"\nasi-control: booted to the shell in {g.boot_seconds:.1f} s")
-    asinl.install(g)
-    g.check(f"cat > {NTF_SCRIPT} <<'ASINTF_EOF'\n{NTF_HELPER}\nASINTF_EOF")
+    try:
+        guest_bin.installed(g, asinl.PROGRAM, NTF_PROGRAM)
+    except BaseException:
+        g.stop()
+        raise
     yield g
     g.stop()
 
@@ -65,7 +55,8 @@ def ctl_no_splats(ctl):
 
 
 def test_class_notifications(ctl):
-    out = ctl.check(f"/usr/bin/python3 {NTF_SCRIPT}", timeout=300)
+    out = ctl.check(f"{guest_bin.PY} {guest_bin.path(NTF_PROGRAM)} {asinl.SPEC} "
+                    f"{KUNIT_RUN}", timeout=300)
     ntfs = json.loads([l for l in out.splitlines() if l.startswith("[")][-1])
     # The suite's fixture class "kunit", and the classes its cases register.
     new = [n["msg"]["name"] for n in ntfs if n["name"] == "class-add-ntf"]

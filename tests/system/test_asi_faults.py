@@ -25,114 +25,15 @@ import pytest
 
 from conftest import BUILD
 from guest import Guest, GuestError, find_splats
+import guest_bin
 import test_asi_netlink as asinl
 
 CMDLINE = ("asi=on kmemleak=on kunit.enable=1 "
            "kunit.filter_glob=asi_fault_injection")
 KUNIT = "/sys/kernel/debug/kunit/asi_fault_injection"
-SCRIPT = "/tmp/asifail.py"
+# In the guest (guest-bin/): an operation with each allocation failed in turn.
+PROGRAM = "fail_nth.py"
 MAX_POINTS = 3000
-
-# Runs one kind of operation with fail-nth = 1, 2, ... and prints a JSON
-# summary: points (allocations failed in turn), failed (operations that
-# returned an error), errors (errno -> count), and, for marks, leftovers.
-HELPER = r'''
-import errno, fcntl, json, mmap, os, struct, sys
-sys.path.insert(0, "/usr/lib/ynl")
-
-FAIL = os.open("/proc/thread-self/fail-nth", os.O_RDWR)
-
-def arm(n):
-    os.pwrite(FAIL, b"%d" % n, 0)
-
-def left():
-    v = int(os.pread(FAIL, 32, 0))
-    arm(0)
-    return v
-
-KVM_GET_VCPU_MMAP_SIZE, KVM_CREATE_VM, KVM_CREATE_VCPU = 0xAE04, 0xAE01, 0xAE41
-KVM_RUN, KVM_SET_USER_MEMORY_REGION = 0xAE80, 0x4020AE46
-KVM_EXIT_HLT = 5
-kvm = os.open("/dev/kvm", os.O_RDWR)
-run_size = fcntl.ioctl(kvm, KVM_GET_VCPU_MMAP_SIZE, 0)
-# 64 KiB at the reset vector's segment: HLT at 0xfffffff0.
-mem = mmap.mmap(-1, 0x10000)
-mem[0xfff0] = 0xf4
-import ctypes
-mem_addr = ctypes.addressof(ctypes.c_char.from_buffer(mem))
-
-def vm_life():
-    fds = []
-    try:
-        vm = fcntl.ioctl(kvm, KVM_CREATE_VM, 0)
-        fds.append(vm)
-        region = struct.pack("IIQQQ", 0, 0, 0xffff0000, 0x10000, mem_addr)
-        fcntl.ioctl(vm, KVM_SET_USER_MEMORY_REGION, region)
-        vcpu = fcntl.ioctl(vm, KVM_CREATE_VCPU, 0)
-        fds.append(vcpu)
-        run = mmap.mmap(vcpu, run_size)
-        try:
-            fcntl.ioctl(vcpu, KVM_RUN, 0)
-            reason = struct.unpack_from("I", run, 8)[0]
-        finally:
-            run.close()
-        if reason != KVM_EXIT_HLT:
-            return "exit reason " + str(reason)
-        return 0
-    except OSError as e:
-        return e.errno
-    finally:
-        for fd in reversed(fds):
-            os.close(fd)
-
-def mark_life(ynl):
-    """Adds a mark under fail-nth; returns (result, fail-nth left)."""
-    from lib import NlError
-    try:
-        rsp = ynl.do("mark-add", {"kind": "symbol", "name": "jiffies"})
-    except NlError as e:
-        return e.error, left()
-    except OSError as e:
-        return e.errno, left()
-    return 0, left()
-
-what = sys.argv[1]
-if what == "mark":
-    from lib import YnlFamily
-    chk = YnlFamily("@SPEC@", schema="")
-points = failed = leftovers = acks_lost = 0
-errors = {}
-for n in range(1, @MAX@ + 1):
-    if what == "vm":
-        arm(n)
-        res = vm_life()
-        reached = left() == 0
-    else:
-        ynl = YnlFamily("@SPEC@", schema="")    # no stray replies
-        arm(n)
-        res, rest = mark_life(ynl)
-        reached = rest == 0
-        ynl.sock.close()
-    if res:
-        failed += 1
-        errors[str(res)] = errors.get(str(res), 0) + 1
-    if what == "mark":
-        marks = chk.dump("mark-get", {})
-        if marks and res == errno.ENOBUFS:
-            # The kernel made the mark and answered; the answer was
-            # dropped on the way (the socket's receive allocation).
-            acks_lost += 1
-        elif marks and res:
-            leftovers += len(marks)
-        for m in marks:
-            chk.do("mark-del", {"id": m["id"]})
-    if not reached:
-        break
-    points = n
-print(json.dumps({"points": points, "failed": failed, "errors": errors,
-                  "last": res, "leftovers": leftovers,
-                  "acks_lost": acks_lost}))
-'''.replace("@SPEC@", asinl.SPEC).replace("@MAX@", str(MAX_POINTS))
 
 
 @pytest.fixture(scope="module")
@@ -148,7 +49,11 @@ def fi():
                 f"echo N > /sys/kernel/debug/{d}/ignore-gfp-wait")
     g.check("echo N > /sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem; "
             "echo 0 > /sys/kernel/debug/fail_page_alloc/min-order")
-    g.check(f"cat > {SCRIPT} <<'ASIFAIL_EOF'\n{HELPER}\nASIFAIL_EOF")
+    try:
+        guest_bin.installed(g, PROGRAM)
+    except BaseException:
+        g.stop()
+        raise
     yield g
     g.stop()
 
@@ -204,7 +109,8 @@ def test_kernel_allocations(fi):
 
 
 def run_kind(fi, what):
-    out = fi.check(f"/usr/bin/python3 {SCRIPT} {what}", timeout=1200)
+    out = fi.check(f"{guest_bin.PY} {guest_bin.path(PROGRAM)} {what} {asinl.SPEC} "
+                   f"{MAX_POINTS}", timeout=1200)
     return json.loads([l for l in out.splitlines() if l.startswith("{")][-1])
 
 

@@ -2,10 +2,11 @@
 """The asi generic netlink family, driven from inside the guest.
 
 Requests go through the kernel tree's YNL library (/usr/lib/ynl/lib in the
-initramfs) with the family's spec, from a small script that runs a batch of
-requests and prints one JSON result per request, so each guest command
-checks many things. Raw requests (bad attributes) are built by hand on the
-library's socket. With asi=off the family must be absent.
+initramfs) with the family's spec, from a small program in the initramfs
+(guest-bin/nl_requests.py) that runs a batch of requests and prints one
+JSON result per request, so each guest command checks many things. Raw
+requests (bad attributes) are built by hand on the library's socket. With
+asi=off the family must be absent.
 """
 
 import json
@@ -14,87 +15,11 @@ import shlex
 
 import pytest
 
+import guest_bin
+
 SPEC = "/usr/share/ynl/specs/asi.yaml"
-SCRIPT = "/tmp/asinl.py"
-
-# Runs the requests given as JSON in argv[1]; prints a JSON list of results:
-# {"ok": reply}, {"errno": n, "extack": {...}}, {"nofamily": text},
-# {"ntf": [notifications]}.
-HELPER = r'''
-import ctypes, json, os, socket, struct, sys
-sys.path.insert(0, "/usr/lib/ynl")
-from lib import YnlFamily, NlError
-from lib.ynl import NlMsgs
-
-def raw(ynl, req):
-    flags = 0x1 | 0x4 | (0x300 if req.get("dumpflag") else 0)
-    msg = ynl.nlproto.message(flags, req["raw"], 1, 77)
-    msg += bytes.fromhex(req.get("payload", ""))
-    msg = struct.pack("I", len(msg) + 4) + msg     # ynl leaves out nlmsg_len
-    ynl.sock.send(msg, 0)
-    ynl.sock.settimeout(20)
-    while True:
-        try:
-            data = ynl.sock.recv(131072)
-        except socket.timeout:
-            return {"timeout": True}
-        for m in NlMsgs(data):
-            if m.error or m.done:
-                return {"errno": -m.error if m.error else 0,
-                        "extack": {k: v for k, v in (m.extack or {}).items()
-                                   if isinstance(v, (int, str))}}
-
-def one(ynl, req):
-    try:
-        if "do" in req:
-            return {"ok": ynl.do(req["do"], req.get("attrs", {}))}
-        if "dump" in req:
-            return {"ok": ynl.dump(req["dump"], req.get("attrs", {}))}
-        if "raw" in req:
-            return raw(ynl, req)
-        if "sub" in req:
-            global mon
-            mon = YnlFamily(SPEC, schema="")
-            mon.ntf_subscribe("monitor")
-            return {"ok": None}
-        if "ntf" in req:
-            mon.check_ntf()
-            out = [dict(name=n["name"], msg=n["msg"]) for n in mon.async_msg_queue]
-            mon.async_msg_queue.clear()
-            return {"ntf": out}
-    except NlError as e:
-        ext = {k: v for k, v in (e.nl_msg.extack or {}).items()
-               if isinstance(v, (int, str))}
-        return {"errno": e.error, "extack": ext}
-
-def drop(how):
-    """nobody: run as uid/gid 65534; caps:HEX: keep only these capabilities."""
-    if how == "nobody":
-        os.setgroups([])
-        os.setgid(65534)
-        os.setuid(65534)
-    elif how.startswith("caps:"):
-        m = int(how[5:], 16)
-        hdr = struct.pack("Ii", 0x20080522, 0)
-        data = struct.pack("6I", m & 0xffffffff, m & 0xffffffff, 0,
-                           m >> 32, m >> 32, 0)
-        libc = ctypes.CDLL(None, use_errno=True)
-        if libc.syscall(126, hdr, data):
-            raise OSError(ctypes.get_errno(), "capset")
-
-SPEC = "%s"
-mon = None
-if len(sys.argv) > 2:
-    drop(sys.argv[2])
-try:
-    ynl = YnlFamily(SPEC, schema="")
-except Exception as e:
-    if "not supported by the kernel" not in str(e):
-        raise
-    print(json.dumps([{"nofamily": str(e)}]))
-    sys.exit(0)
-print(json.dumps([one(ynl, r) for r in json.loads(sys.argv[1])], default=str))
-''' % SPEC
+# The in-guest program (guest-bin/) that runs a batch of requests.
+PROGRAM = "nl_requests.py"
 
 ASI_CMD_CLASS_GET = 2
 ASI_CMD_STUN_GET = 4
@@ -112,10 +37,6 @@ def nla(kind, payload):
             + b"\0" * pad).hex()
 
 
-def install(guest):
-    guest.check(f"cat > {SCRIPT} <<'ASINL_EOF'\n{HELPER}\nASINL_EOF")
-
-
 # Capabilities 0-40 but one, for "caps:" below.
 ALL_CAPS = (1 << 41) - 1
 CAP_SYS_ADMIN, CAP_SYSLOG = 21, 34
@@ -126,8 +47,8 @@ NO_SYSLOG = f"caps:{ALL_CAPS & ~(1 << CAP_SYSLOG):x}"
 
 def nl(guest, reqs, prefix="", drop=""):
     """Run the requests in the guest; one result per request."""
-    cmd = (f"{prefix}/usr/bin/python3 {SCRIPT} {shlex.quote(json.dumps(reqs))}"
-           f" {drop}")
+    cmd = (f"{prefix}{guest_bin.PY} {guest_bin.path(PROGRAM)} {SPEC} "
+           f"{shlex.quote(json.dumps(reqs))} {drop}")
     out = guest.check(cmd, timeout=300)
     line = [l for l in out.splitlines() if l.startswith("[")][-1]
     return json.loads(line)
@@ -150,7 +71,7 @@ def asi_on(guest):
 
 @pytest.fixture(scope="module")
 def helper(guest):
-    install(guest)
+    guest_bin.installed(guest, PROGRAM)
     return guest
 
 

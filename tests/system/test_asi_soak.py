@@ -21,36 +21,17 @@ import pytest
 
 from conftest import BUILD
 from guest import Guest, GuestError
+import guest_bin
 import test_asi_netlink as asinl
 
 # make test runs the soak for 45 s, make soak for 600 s (README).
 SECONDS = int(os.environ.get("ASI_SOAK_SECONDS", "45"))
-CHURN = "/tmp/asichurn.py"
+# In the guest (guest-bin/): marks and stun policies changed over and over.
+CHURN = "churn.py"
 # tests/kvm/exitloop.h: where kvm-exits puts its guest's code (each loop
 # is shorter than 0x100 bytes) and the address its mmio loop writes.
 GUEST_CODE = (0x1000, 0x1100)
 GUEST_MMIO_GPA = 0x20000
-
-# Marks and stun policies, changed over and over until the deadline.
-CHURN_HELPER = r'''
-import sys, time
-sys.path.insert(0, "/usr/lib/ynl")
-from lib import YnlFamily
-ynl = YnlFamily("%s", schema="")
-ynl.sock.settimeout(30)     # a lost answer fails the run, not hangs it
-end = time.time() + float(sys.argv[1])
-marks = stuns = 0
-while time.time() < end:
-    m = ynl.do("mark-add", {"kind": "symbol", "name": "jiffies"})
-    ynl.do("stun-set", {"stun": "off"})
-    time.sleep(0.02)
-    ynl.do("mark-del", {"id": m["id"]})
-    ynl.do("stun-set", {"stun": "on"})
-    marks += 1
-    stuns += 2
-print("churn: marks %%d stun-changes %%d" %% (marks, stuns))
-''' % asinl.SPEC
-
 
 @pytest.fixture(scope="module")
 def soak():
@@ -59,8 +40,11 @@ def soak():
         g.start()
     except GuestError as e:
         pytest.fail(str(e), pytrace=False)
-    asinl.install(g)
-    g.check(f"cat > {CHURN} <<'ASICHURN_EOF'\n{CHURN_HELPER}\nASICHURN_EOF")
+    try:
+        guest_bin.installed(g, asinl.PROGRAM, CHURN)
+    except BaseException:
+        g.stop()
+        raise
     yield g
     g.stop()
 
@@ -152,8 +136,8 @@ def test_soak(soak):
     script.append("stress-ng --vm 1 --vm-bytes 64M --mmap 1 --fork 1 "
                   "--switch 1 > /tmp/soak-stress.out 2>&1 & "
                   "echo $! > /tmp/soak-stress.pid")
-    script.append(f"( /usr/bin/python3 {CHURN} {secs}; echo churn >> /tmp/soak-done ) "
-                  "> /tmp/soak-churn.out 2>&1 &")
+    script.append(f"( {guest_bin.PY} {guest_bin.path(CHURN)} {asinl.SPEC} {secs}; "
+                  "echo churn >> /tmp/soak-done ) > /tmp/soak-churn.out 2>&1 &")
     script.append("( n=0; while [ $(date +%s) -lt $end ]; do "
                   "for c in 1 3; do echo 0 > /sys/devices/system/cpu/cpu$c/online"
                   " || echo SOAKFAIL offline $c; done; sleep 1; "
