@@ -9,18 +9,18 @@ an errno, dump data closed by NLMSG_DONE, or (only for a successful request
 without NLM_F_ACK to an op that has no reply) nothing; no splat, no leak;
 nothing changes when the requester is not allowed to change it.
 
-The generator and the in-guest runner are fuzz_asi_nl.py (pushed into the
-guest, run with its Python): random commands (valid ones weighted up,
-notification ids and unknown ones too), flags (NLM_F_REQUEST always, ACK,
-DUMP, ECHO, reserved bits), attributes of every type of the spec with good
-and bad payloads (lengths 0, short, long; strings without NUL, at and over
-max-len, up to 4 KB), unknown types, nests up to depth 4 with NLA_F_NESTED
-on or off, broken attribute headers, nlmsg_len shorter or longer than the
-message, several messages per send(), dumps whose socket is closed unread;
-and a mutational mode that takes a valid request of every op of
-uapi/asi.yaml and flips bits and bytes, truncates, inserts, duplicates and
-drops attributes, lies in nla_len, swaps the op. A monitor socket listens
-to the family's notifications meanwhile.
+The generator and the in-guest runner are guest-bin/fuzz_asi_nl.py (in the
+initramfs, run with the guest's Python): random commands (valid ones weighted
+up, notification ids and unknown ones too), flags (NLM_F_REQUEST always, ACK,
+DUMP, ECHO, reserved bits), attributes of every type of the spec with good and
+bad payloads (lengths 0, short, long; strings without NUL, at and over
+max-len, up to 4 KB), unknown types, nests up to depth 4 with NLA_F_NESTED on
+or off, broken attribute headers, nlmsg_len shorter or longer than the
+message, several messages per send(), dumps whose socket is closed unread; and
+a mutational mode that takes a valid request of every op of uapi/asi.yaml and
+flips bits and bytes, truncates, inserts, duplicates and drops attributes,
+lies in nla_len, swaps the op. A monitor socket listens to the family's
+notifications meanwhile.
 
 Identities: nobody (uid 65534, no capabilities), nosysadmin (root without
 CAP_SYS_ADMIN: GENL_ADMIN_PERM passes, the family's own check must refuse)
@@ -61,23 +61,28 @@ import os
 import random
 import re
 import shlex
+import sys
 import time
 import warnings
 
 import pytest
 
-import fuzz_asi_nl as fz
 from conftest import BUILD
 from guest import TOP, Guest, GuestError
+import guest_bin
+
+sys.path.insert(0, guest_bin.HOST_DIR)
+import fuzz_asi_nl as fz  # noqa: E402 (guest-bin/ is not a package)
 
 SPEC = os.path.join(TOP, "uapi", "asi.yaml")
 CMDLINE = "asi=on kmemleak=on"
 KMEMLEAK = "/sys/kernel/debug/kmemleak"
-G_SCRIPT = "/tmp/fuzz_asi_nl.py"
+G_PROGRAM = "fuzz_asi_nl.py"
+G_SCRIPT = guest_bin.path(G_PROGRAM)
 G_SPEC = "/tmp/asifuzz-spec.json"
 G_CTX = "/tmp/asifuzz-ctx.json"
 G_INITIAL = "/tmp/asifuzz-initial.json"
-PY = "/usr/bin/python3"
+PY = guest_bin.PY
 
 _seed = os.environ.get("ASI_FUZZ_SEED", "1")
 SEED = str(random.SystemRandom().randrange(1 << 32)) if _seed == "random" else _seed
@@ -153,8 +158,7 @@ def fuzzed():
     try:
         print(f"\nfuzz guest booted in {g.boot_seconds:.1f} s; seed {SEED}, "
               f"{COUNT} messages per identity ({', '.join(IDENTITIES)})")
-        with open(fz.__file__) as src:
-            push(g, G_SCRIPT, src.read())
+        guest_bin.installed(g, G_PROGRAM)
         push(g, G_SPEC, json.dumps(spec, indent=1))
         # Counters that are not zero, so that a reset would show.
         g.check("kvm-exits -l cpuid -n 100 >/dev/null", timeout=300)

@@ -1,11 +1,12 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """Seeded fuzzer of the asi generic netlink family, for the test guest.
 
-test_asi_fuzz.py copies this file into the guest and runs it there with the
-guest's Python 3.11 (stdlib only: no YNL, no yaml); the host imports it too,
-to derive the op table from uapi/asi.yaml and to rebuild the message stream
-of a seed, which must hash the same as the one the guest sent.
+The initramfs carries this file (/usr/lib/asitest/) and test_asi_fuzz.py runs
+it there with the guest's Python 3.11 (stdlib only: no YNL, no yaml); the
+host imports it too, to derive the op table from uapi/asi.yaml and to
+rebuild the message stream of a seed, which must hash the same as the one
+the guest sent.
 
     fuzz_asi_nl.py prepare SPEC.json CTX.json INITIAL.json
                                                  resolve the family, save the
