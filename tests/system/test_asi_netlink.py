@@ -5,8 +5,10 @@ Requests go through the kernel tree's YNL library (/usr/lib/ynl/lib in the
 initramfs) with the family's spec, from a small program in the initramfs
 (guest-bin/nl_requests.py) that runs a batch of requests and prints one
 JSON result per request, so each guest command checks many things. Raw
-requests (bad attributes) are built by hand on the library's socket. With
-asi=off the family must be absent.
+requests (bad attributes) are built by hand on the library's socket. Marks
+(ranges, symbols, slab caches) are checked against the template's ptdump,
+debugfs and the monitor's notifications. With asi=off the family must be
+absent.
 """
 
 import json
@@ -356,10 +358,7 @@ def test_netlink_malformed(helper):
     assert "msg" in r[0]["extack"] or "bad-attr-offs" in r[0]["extack"], r[0]
     for res in r[6:9]:
         assert res.get("errno") == EOPNOTSUPP, res
-    if r[9].get("extack", {}).get("msg") == NOT_YET:
-        err(r[9], EOPNOTSUPP)
-    else:
-        err(r[9], ENOENT, "no mark with this id")
+    err(r[9], ENOENT, "no mark with this id")
     print(f"{guest.name}: malformed: " + ", ".join(
         f"{x.get('errno')}:{x.get('extack', {}).get('msg', '-')}" for x in r))
 
@@ -379,21 +378,10 @@ def ptdump_maps(dump, addr):
     return False
 
 
-NOT_YET = "mark operations are not implemented yet"
-
-
-def marks_or_skip(guest):
-    """Skip while the kernel under test has no marks yet."""
-    if not asi_on(guest):
-        pytest.skip("needs asi=on")
-    r = nl(guest, [{"do": "mark-get", "attrs": {"id": 4242}}])[0]
-    if r.get("extack", {}).get("msg") == NOT_YET:
-        pytest.skip(f"the kernel says: {NOT_YET}")
-
-
 def test_netlink_mark_errors(helper):
     guest = helper
-    marks_or_skip(guest)
+    if not asi_on(guest):
+        pytest.skip("needs asi=on")
     page = 4096
     jif = ksym(guest, "jiffies") & ~(page - 1)
     text = ksym(guest, "_stext") & ~(page - 1)
@@ -445,7 +433,8 @@ def test_netlink_mark_errors(helper):
 
 def test_netlink_marks(helper):
     guest = helper
-    marks_or_skip(guest)
+    if not asi_on(guest):
+        pytest.skip("needs asi=on")
     page = 4096
     jif = ksym(guest, "jiffies") & ~(page - 1)
     dump = guest.check(f"cat /sys/kernel/debug/page_tables/asi_global", timeout=300)
@@ -516,7 +505,8 @@ def test_netlink_marks(helper):
 def test_netlink_cache_marks(helper):
     """Mark a slab cache by name: add, get, dump, debugfs, monitor, del."""
     guest = helper
-    marks_or_skip(guest)
+    if not asi_on(guest):
+        pytest.skip("needs asi=on")
     page = 4096
     # filp is SLAB_TYPESAFE_BY_RCU, so never merged, and always has slabs.
     assert guest.check("cat /sys/kernel/slab/filp/aliases").strip() == "0"
