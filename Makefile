@@ -56,13 +56,14 @@ ASICTL := $(if $(wildcard asictl/Makefile),$(UBUILD)/asictl)
 PYROOT := $(UBUILD)/pyroot
 GUEST_SPECS := $(wildcard uapi/*.yaml)
 # The system tests' programs for the guest's Python: /usr/lib/asitest/
-GUEST_SCRIPTS := $(sort $(wildcard tests/system/guest-bin/*.py))
+GUEST_SCRIPTS := $(sort $(wildcard tests/system/guest-bin/*.py)) \
+		 $(sort $(wildcard tests/bochs/*.sh))
 
 .PHONY: all help deps kernel-tree kernel kernel-config kernel-export \
 	kernel-reset kernel-status series-check ynl-gen ynl-check guest-progs \
 	asictl initramfs \
 	kernel-perf measure kvm-selftests pyroot \
-	run test test-unit test-model test-kunit test-system fuzz soak clean distclean
+	run test test-unit test-model test-kunit test-system test-bochs fuzz soak clean distclean
 
 all: kernel initramfs
 
@@ -79,11 +80,12 @@ help:
 	@echo "  kvm-selftests  build the kernel's KVM selftests that the guest runs (static)"
 	@echo "  kernel-perf    the measurement kernel (no lockdep/DEBUG_VM) in build/obj-perf"
 	@echo "Tests:"
-	@echo "  test           all of: test-unit test-kunit test-system"
+	@echo "  test           all of: ynl-check test-unit test-model test-kunit test-system test-bochs"
 	@echo "  test-unit      cmocka tests of our userspace C code"
 	@echo "  test-model     spin's exhaustive search of the ASI protocol models, and their mutants"
 	@echo "  test-kunit     boot once per asi=on/off with our KUnit suites, parse KTAP"
 	@echo "  test-system    pytest suite driving the guest over its serial console"
+	@echo "  test-bochs     VMX, EPT, VPID and PCID under Bochs: ASI KUnit suites and the KVM exit loops"
 	@echo "  fuzz           libFuzzer on asictl's parsers, FUZZ_SECONDS (30) per target"
 	@echo "  soak           the soak test for SOAK_SECONDS (600)"
 	@echo "  measure        VM exits/s asi=on vs asi=off and ASI exits per 1000 VM exits"
@@ -187,6 +189,7 @@ test: deps
 	$(MAKE) --no-print-directory test-model || rc=1; \
 	$(MAKE) --no-print-directory test-kunit || rc=1; \
 	$(MAKE) --no-print-directory test-system || rc=1; \
+	$(MAKE) --no-print-directory test-bochs || rc=1; \
 	scripts/test-summary.sh $(RESULTS) || rc=1; \
 	exit $$rc
 
@@ -196,6 +199,10 @@ test-unit: deps
 test-model: deps
 	@mkdir -p $(RESULTS)
 	@tests/model/run-models.sh $(RESULTS)
+
+# VMX, EPT, VPID and PCID under Bochs: KUnit and the KVM exit loops.
+test-bochs: kernel initramfs
+	@scripts/bochs-stage.py $(TREE) $(LOGS) $(RESULTS)
 
 test-kunit: kernel initramfs
 	@scripts/run-kunit.sh $(TREE) $(LOGS) $(RESULTS)

@@ -5,7 +5,7 @@
 set -uo pipefail
 results=$1
 pass=0 fail=0 skip=0 rc=0
-for suite in unit model kunit system; do
+for suite in unit model kunit system bochs; do
 	f=$results/$suite.res
 	if [ ! -s "$f" ]; then
 		echo "summary: $suite: no result (did it build and run?)"

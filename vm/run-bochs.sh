@@ -108,6 +108,10 @@ while kill -0 $pid 2>/dev/null; do
 	fi
 	sleep 2
 done
+# Bochs may have ended on the guest's reboot right after the last line.
+if [ $rc -ne 0 ] && grep -a -q -E "$end" "$log"; then
+	rc=0
+fi
 if ! kill -0 $pid 2>/dev/null && [ $rc -ne 0 ]; then
 	echo "run-bochs: Bochs exited early:" >&2
 	tail -n 20 "$work/bochs.out" "$work/bochs.log" >&2
