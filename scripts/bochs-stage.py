@@ -74,13 +74,18 @@ def boot(log, args, mode, end, timeout=900):
     return rc
 
 
+def boot_checked(stage, log, args, mode, end, what):
+    """Boot, check that the end line came, return the console text."""
+    stage.check(boot(log, args, mode, end) == 0, what)
+    with open(log, errors="replace") as f:
+        return f.read()
+
+
 def kunit(stage, tree, logs):
     log = os.path.join(logs, "bochs-kunit.log")
-    rc = boot(log, "asi=on kunit.filter_glob=asi*", "kunit",
-              "asitest: kunit finished|Kernel panic")
-    stage.check(rc == 0, "KUnit boot reached /init")
-    with open(log, errors="replace") as f:
-        text = f.read()
+    text = boot_checked(stage, log, "asi=on kunit.filter_glob=asi*", "kunit",
+                        "asitest: kunit finished|Kernel panic",
+                        "KUnit boot reached /init")
     stage.check(re.search(r"asi: restricted address spaces ready: .*, PCID$",
                           text, re.M), "restricted spaces use PCIDs")
     js = os.path.join(logs, "bochs-kunit.json")
@@ -107,11 +112,9 @@ def kunit(stage, tree, logs):
 
 def vmx(stage, logs):
     log = os.path.join(logs, "bochs-vmx.log")
-    rc = boot(log, "asi=on asitest.run=/usr/lib/asitest/vmx-checks.sh", "batch",
-              "asitest: batch finished|Kernel panic")
-    stage.check(rc == 0, "batch boot finished")
-    with open(log, errors="replace") as f:
-        text = f.read()
+    text = boot_checked(stage, log, "asi=on asitest.run=/usr/lib/asitest/vmx-checks.sh",
+                        "batch", "asitest: batch finished|Kernel panic",
+                        "batch boot finished")
     for feature in ("vmx", "ept", "vpid", "pcid", "invpcid"):
         stage.check(f"vmx-checks: cpu {feature} yes" in text, f"CPU has {feature}")
     stage.check("asitest: batch rc=0" in text, "vmx-checks.sh exited 0")
