@@ -14,6 +14,7 @@ static const char *const loop_names[] = {
 	[LOOP_IO_KERNEL] = "io-kernel",
 	[LOOP_CPUID] = "cpuid",
 	[LOOP_MMIO] = "mmio",
+	[LOOP_MSR] = "msr",
 };
 
 const char *exit_loop_name(enum exit_loop loop)
@@ -26,21 +27,26 @@ const char *exit_loop_name(enum exit_loop loop)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: kvm-exits [-l LOOP] [-n N] [-p PORT] [-r RUNS] [-t SECS] [-v VMS]\n"
+		"Usage: kvm-exits [-l LOOP] [-n N] [-p PORT] [-r RUNS] [-s VALUE]\n"
+		"                 [-t SECS] [-v VMS] [-w SECS]\n"
 		"Run a real-mode guest that causes VM exits and count them.\n"
 		"  -l LOOP  io: N port writes, each an exit to userspace (default)\n"
 		"           io-kernel: N port writes handled by an ioeventfd\n"
 		"           cpuid: N CPUID instructions\n"
 		"           mmio: N writes handled by an ioeventfd\n"
+		"           msr: N WRMSR of VALUE to MSR 0x1fc (POWER_CTL)\n"
 		"           hlt: HLT only; every loop ends with one HLT\n"
 		"  -n N     iterations of the loop, 0..4294967295 (default 1000)\n"
 		"  -p PORT  I/O port of the io loops (default 0x80)\n"
 		"  -r RUNS  times to create, run and destroy the VMs, 1..1000000\n"
 		"           (default 1)\n"
+		"  -s VALUE 64-bit value the msr loop writes (default 0x5ec2e7)\n"
 		"  -t SECS  fail a run that has not halted after SECS seconds,\n"
 		"           with the guest's registers (default 0: no limit)\n"
 		"  -v VMS   VMs at once in this process, run in turn, 1..16\n"
-		"           (default 1)\n");
+		"           (default 1)\n"
+		"  -w SECS  after each run, keep the VMs for SECS seconds before\n"
+		"           destroying them, 0..86400 (default 0)\n");
 }
 
 static int parse_u64(const char *s, uint64_t max, uint64_t *val)
@@ -70,10 +76,12 @@ int exit_opts_parse(struct exit_opts *opts, int argc, char **argv,
 	opts->vms = 1;
 	opts->timeout = 0;
 	opts->port = 0x80;
+	opts->msr_value = 0x5ec2e7;
+	opts->hold = 0;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":l:n:p:r:t:v:h")) != -1) {
+	while ((c = getopt(argc, argv, ":l:n:p:r:s:t:v:w:h")) != -1) {
 		switch (c) {
 		case 'l':
 			for (v = 0; v < LOOP_NR; v++)
@@ -81,7 +89,8 @@ int exit_opts_parse(struct exit_opts *opts, int argc, char **argv,
 					break;
 			if (v == LOOP_NR) {
 				fprintf(err, "kvm-exits: unknown loop '%s' "
-					"(io, io-kernel, cpuid, mmio, hlt)\n", optarg);
+					"(io, io-kernel, cpuid, mmio, msr, hlt)\n",
+					optarg);
 				return -1;
 			}
 			opts->loop = (enum exit_loop)v;
@@ -92,6 +101,21 @@ int exit_opts_parse(struct exit_opts *opts, int argc, char **argv,
 				return -1;
 			}
 			opts->runs = (uint32_t)v;
+			break;
+		case 's':
+			if (parse_u64(optarg, UINT64_MAX, &v)) {
+				fprintf(err, "kvm-exits: bad MSR value '%s'\n", optarg);
+				return -1;
+			}
+			opts->msr_value = v;
+			break;
+		case 'w':
+			if (parse_u64(optarg, 86400, &v)) {
+				fprintf(err, "kvm-exits: bad hold time '%s' (0..86400 s)\n",
+					optarg);
+				return -1;
+			}
+			opts->hold = (uint32_t)v;
 			break;
 		case 't':
 			if (parse_u64(optarg, 86400, &v)) {
@@ -152,6 +176,11 @@ int exit_opts_parse(struct exit_opts *opts, int argc, char **argv,
  *	dec  ecx
  *	jmp  top
  * done: hlt
+ *
+ * msr loop, the same with the counter in ESI and, in the body:
+ *	mov  ecx, GUEST_WRMSR_INDEX
+ *	mov  eax, low half; mov edx, high half
+ *	wrmsr
  */
 int guest_code(const struct exit_opts *opts, uint8_t *buf, size_t size)
 {
@@ -189,10 +218,33 @@ int guest_code(const struct exit_opts *opts, uint8_t *buf, size_t size)
 		0xeb, 0xf4,			/* jmp -12 */
 		0xf4,				/* hlt */
 	};
+	uint8_t msr[] = {
+		0x66, 0xbe, 0, 0, 0, 0,		/* mov esi, imm32 */
+		0x66, 0x85, 0xf6,		/* test esi, esi */
+		0x74, 0x18,			/* jz +24 */
+		0x66, 0xb9, 0, 0, 0, 0,		/* mov ecx, imm32 */
+		0x66, 0xb8, 0, 0, 0, 0,		/* mov eax, imm32 */
+		0x66, 0xba, 0, 0, 0, 0,		/* mov edx, imm32 */
+		0x0f, 0x30,			/* wrmsr */
+		0x66, 0x4e,			/* dec esi */
+		0xeb, 0xe3,			/* jmp -29 */
+		0xf4,				/* hlt */
+	};
+	uint32_t index = GUEST_WRMSR_INDEX;
+	uint32_t low = (uint32_t)opts->msr_value;
+	uint32_t high = (uint32_t)(opts->msr_value >> 32);
 	const uint8_t *code;
 	size_t len;
 
 	switch (opts->loop) {
+	case LOOP_MSR:
+		memcpy(&msr[2], &opts->iterations, 4);
+		memcpy(&msr[13], &index, 4);
+		memcpy(&msr[19], &low, 4);
+		memcpy(&msr[25], &high, 4);
+		code = msr;
+		len = sizeof(msr);
+		break;
 	case LOOP_CPUID:
 		memcpy(&cpuid[2], &opts->iterations, 4);
 		code = cpuid;

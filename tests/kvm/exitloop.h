@@ -19,6 +19,7 @@ enum exit_loop {
 	LOOP_IO_KERNEL,	/* N "out" to a port an ioeventfd claims, then HLT */
 	LOOP_CPUID,	/* N CPUID, then HLT */
 	LOOP_MMIO,	/* N writes to an ioeventfd's MMIO address, then HLT */
+	LOOP_MSR,	/* N WRMSR of opts->msr_value, then HLT */
 	LOOP_NR
 };
 
@@ -29,12 +30,21 @@ struct exit_opts {
 	uint32_t vms;		/* VMs at once in this process, run in turn */
 	uint32_t timeout;	/* seconds a run may take, 0: no limit */
 	uint16_t port;
+	uint64_t msr_value;	/* what the msr loop writes */
+	uint32_t hold;		/* seconds to keep the VMs after a run */
 };
+
+/*
+ * The MSR the msr loop writes: KVM takes any value a guest writes there and
+ * keeps it in the vCPU's state, where a test can look for it.
+ */
+#define GUEST_WRMSR_INDEX	0x1fcu	/* MSR_IA32_POWER_CTL */
 
 /* Loops whose exits the kernel handles: userspace sees only the HLT. */
 static inline int exit_loop_in_kernel(enum exit_loop loop)
 {
-	return loop == LOOP_IO_KERNEL || loop == LOOP_CPUID || loop == LOOP_MMIO;
+	return loop == LOOP_IO_KERNEL || loop == LOOP_CPUID ||
+	       loop == LOOP_MMIO || loop == LOOP_MSR;
 }
 
 struct exit_counts {

@@ -351,6 +351,23 @@ static void report_stuck(const struct exit_opts *opts, struct vm_ctx *vms,
 }
 
 /*
+ * Keep the VMs, and what the kernel holds for them, for opts->hold
+ * seconds: long enough for a test to look at their restricted spaces.
+ */
+static void hold_vms(const struct exit_opts *opts)
+{
+	struct timespec left = { .tv_sec = opts->hold };
+
+	if (!opts->hold)
+		return;
+	printf("kvm-exits: holding %" PRIu32 " VM%s for %" PRIu32 " s, pid %d\n",
+	       opts->vms, opts->vms == 1 ? "" : "s", opts->hold, (int)getpid());
+	fflush(stdout);
+	while (nanosleep(&left, &left) && errno == EINTR)
+		;
+}
+
+/*
  * Create opts->vms VMs in this process, run them in turn, one KVM_RUN
  * each, until all halted, and destroy them. counts and vm_exits are the
  * sums over the VMs.
@@ -404,6 +421,8 @@ static int run_vms(const struct exit_opts *opts, struct exit_counts *counts,
 		exit_counts_sum(counts, &vms[i].counts);
 		*vm_exits += vms[i].vm_exits;
 	}
+	if (!ret)
+		hold_vms(opts);
 	for (i = 0; i < opts->vms; i++)
 		vm_destroy(&vms[i]);
 	close(kvm);

@@ -210,6 +210,43 @@ static void test_guest_code_cpuid_mmio(void **state)
 	assert_int_equal(buf[len - 1], 0xf4);
 }
 
+static void test_guest_code_msr(void **state)
+{
+	struct exit_opts o = { .loop = LOOP_MSR, .iterations = 7, .vms = 1,
+			       .msr_value = 0x1122334455667788ull };
+	const char *args[] = { "-l", "msr", "-s", "0xfeedfacecafebeef",
+			       "-w", "30", NULL };
+	const char *bad_value[] = { "-l", "msr", "-s", "0x10000000000000000", NULL };
+	const char *bad_hold[] = { "-w", "86401", NULL };
+	uint8_t buf[64];
+	int len, jz, jmp;
+
+	(void)state;
+	len = guest_code(&o, buf, sizeof(buf));
+	assert_int_equal(len, 36);
+	assert_memory_equal(buf, "\x66\xbe\x07\x00\x00\x00", 6);
+	/* ECX: the MSR; EAX, EDX: the value's halves; then WRMSR */
+	assert_memory_equal(buf + 11, "\x66\xb9\xfc\x01\x00\x00", 6);
+	assert_memory_equal(buf + 17, "\x66\xb8\x88\x77\x66\x55", 6);
+	assert_memory_equal(buf + 23, "\x66\xba\x44\x33\x22\x11", 6);
+	assert_memory_equal(buf + 29, "\x0f\x30", 2);
+	/* jz lands on the HLT, jmp on the test */
+	jz = 11 + (int8_t)buf[10];
+	jmp = 35 + (int8_t)buf[34];
+	assert_int_equal(buf[jz], 0xf4);
+	assert_int_equal(jz, len - 1);
+	assert_int_equal(jmp, 6);
+	assert_true(exit_loop_in_kernel(LOOP_MSR));
+	assert_string_equal(exit_loop_name(LOOP_MSR), "msr");
+
+	assert_int_equal(parse(&o, args), 0);
+	assert_int_equal(o.loop, LOOP_MSR);
+	assert_true(o.msr_value == 0xfeedfacecafebeefull);
+	assert_int_equal(o.hold, 30);
+	assert_int_equal(parse(&o, bad_value), -1);
+	assert_int_equal(parse(&o, bad_hold), -1);
+}
+
 static void test_two_vms(void **state)
 {
 	const char *args[] = { "-v", "2", "-n", "3", NULL };
@@ -418,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_parse_new_loops),
 		cmocka_unit_test(test_guest_code_cpuid_mmio),
 		cmocka_unit_test(test_min_vm_exits),
+		cmocka_unit_test(test_guest_code_msr),
 		cmocka_unit_test(test_two_vms),
 		cmocka_unit_test(test_asi_stats_parse),
 	};
