@@ -15,6 +15,12 @@ The vCPU threads' kernel stacks, found by the word at each stack's end
 stack held last (guest registers, MSR values, copied user buffers) must
 not be readable from another VM's space.
 
+An unrelated process (guest-bin/plant.py) plants canaries where a
+process's data lives in the kernel: a page-cache page, a pipe buffer, an
+anonymous page, a key's payload, and its kernel stack (poll() keeps the
+copied pollfd array there while it sleeps). Each is in RAM (the scan of
+all RAM finds it) and in no restricted space.
+
 The scan checks itself: a sensitive kernel word with a known value
 (asi_s_test_data, 0x5ec12e7) is absent from the template, found there once
 marked non-sensitive at run time, and absent again once unmarked.
@@ -23,6 +29,8 @@ marked non-sensitive at run time, and absent again once unmarked.
 import re
 
 import pytest
+
+import guest_bin
 
 FIND = "/sys/kernel/debug/asi/find"
 SECRETS = {"a": 0x5EC2E7A1A1A1A1A1, "b": 0x5EC2E7B2B2B2B2B2}
@@ -40,6 +48,41 @@ def find(guest, value, where):
     assert int(m.group(1)) > 1 << 20, out      # it read the space, not nothing
     lines = [line for line in out.splitlines() if re.match(r"[0-9a-f]{16} ", line)]
     return int(m.group(3)), lines
+
+
+PLANT_BASE = 0x5EC2E7C3C3C3C300
+
+
+def test_other_process_data_in_no_space(guest):
+    """Canaries of a process that runs no VM: in RAM, in no restricted space."""
+    if "asi=on" not in guest.cmdline.split():
+        pytest.skip("restricted spaces exist with asi=on only")
+    guest_bin.installed(guest, "plant.py")
+    vms = " ".join(f"kvm-exits -l msr -n 10 -w 600 > /tmp/pl-{k}.out 2>&1 & "
+                   f"echo $! > /tmp/pl-{k}.pid;" for k in SECRETS)
+    guest.check(f"{vms} {guest_bin.PY} {guest_bin.path('plant.py')} {PLANT_BASE:#x} "
+                "> /tmp/plant.out 2>&1 & echo $! > /tmp/plant.pid")
+    try:
+        out = guest.check("for i in $(seq 120); do grep -q planted /tmp/plant.out && "
+                          "grep -q holding /tmp/pl-a.out && grep -q holding /tmp/pl-b.out "
+                          "&& break; sleep 1; done; cat /tmp/plant.out /tmp/pl-*.out",
+                          timeout=180)
+        canaries = {m.group(1): int(m.group(2), 16)
+                    for m in re.finditer(r"^canary (\w+) (0x[0-9a-f]+)$", out, re.M)}
+        assert set(canaries) == {"page_cache", "pipe", "anon", "key", "stack"}, out
+        pids = [int(guest.check(f"cat /tmp/pl-{k}.pid").strip()) for k in SECRETS]
+        spaces = ["global"] + [f"kvm {pid}" for pid in pids]
+        for name, value in canaries.items():
+            in_ram, _ = find(guest, value, "ram")
+            found = {space: find(guest, value, space) for space in spaces}
+            print(f"{guest.name}: canary {name} {value:#x}: {in_ram} hits in RAM, "
+                  + ", ".join(f"{h} in {sp}" for sp, (h, _) in found.items()))
+            assert in_ram > 0, f"canary {name} is not in RAM: {out}"
+            for space, (hits, lines) in found.items():
+                assert hits == 0, f"canary {name} is in restricted space {space}: {lines}"
+    finally:
+        guest.run("kill $(cat /tmp/plant.pid /tmp/pl-a.pid /tmp/pl-b.pid) 2>/dev/null; "
+                  "sleep 1; rm -f /tmp/plant-canary; true")
 
 
 def test_find_checks_itself(guest):
@@ -60,7 +103,8 @@ def test_find_checks_itself(guest):
         guest.check(f"asictl mark del {mark.group(1)}")
     assert at_symbol() == []
     # Bad requests are refused at the write.
-    for bad in ("nothing", "0x1", "0x1 kvm", "0x1 nosuchclass 1", "0x1 global x"):
+    for bad in ("nothing", "0x1", "0x1 kvm", "0x1 nosuchclass 1", "0x1 global x",
+                "0x1 ram x", "x ram"):
         st, _ = guest.run(f"echo '{bad}' > {FIND}")
         assert st != 0, bad
 
