@@ -3,8 +3,10 @@
 """The Bochs stage of make test: VMX, EPT, VPID and PCID, which QEMU's TCG
 does not have, run for real.
 
-Two boots of the test kernel under Bochs (vm/run-bochs.sh, CPU model
-corei7_skylake_x), asi=on:
+Two boots of the test kernel under Bochs (vm/run-bochs.sh), asi=on, on
+each CPU model in BOCHS_MODELS (default: corei7_skylake_x, without
+SPEC_CTRL, where PTI is on; tigerlake, with SPEC_CTRL, eIBRS and PCID
+without PTI):
   1. KUnit: every ASI suite, parsed with the tree's kunit.py; the restricted
      spaces must use PCIDs.
   2. Batch: tests/bochs/vmx-checks.sh runs each kvm-exits loop on VMX;
@@ -24,7 +26,7 @@ import sys
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MODEL = os.environ.get("BOCHS_MODEL", "corei7_skylake_x")
+MODELS = os.environ.get("BOCHS_MODELS", "corei7_skylake_x tigerlake").split()
 LOOPS = ["io-kernel", "cpuid", "mmio", "io", "hlt"]
 
 
@@ -32,8 +34,10 @@ class Stage:
     def __init__(self):
         self.passed = self.failed = 0
 
+    model = ""
+
     def check(self, ok, what):
-        print(f"bochs: {'ok  ' if ok else 'FAIL'} {what}")
+        print(f"bochs: {self.model}: {'ok  ' if ok else 'FAIL'} {what}", flush=True)
         if ok:
             self.passed += 1
         else:
@@ -65,30 +69,30 @@ def splats(log):
                 and not any(a.search(l) for a in allowed)]
 
 
-def boot(log, args, mode, end, timeout=900):
+def boot(model, log, args, mode, end, timeout=900):
     start = time.monotonic()
-    rc = subprocess.call([os.path.join(TOP, "vm", "run-bochs.sh"), "-M", MODEL,
+    rc = subprocess.call([os.path.join(TOP, "vm", "run-bochs.sh"), "-M", model,
                           "-m", mode, "-a", args, "-l", log, "-e", end,
                           "-t", str(timeout)])
-    print(f"bochs: {mode} boot took {time.monotonic() - start:.0f} s")
+    print(f"bochs: {model}: {mode} boot took {time.monotonic() - start:.0f} s", flush=True)
     return rc
 
 
 def boot_checked(stage, log, args, mode, end, what):
     """Boot, check that the end line came, return the console text."""
-    stage.check(boot(log, args, mode, end) == 0, what)
+    stage.check(boot(stage.model, log, args, mode, end) == 0, what)
     with open(log, errors="replace") as f:
         return f.read()
 
 
 def kunit(stage, tree, logs):
-    log = os.path.join(logs, "bochs-kunit.log")
+    log = os.path.join(logs, f"bochs-kunit-{stage.model}.log")
     text = boot_checked(stage, log, "asi=on kunit.filter_glob=asi*", "kunit",
                         "asitest: kunit finished|Kernel panic",
                         "KUnit boot reached /init")
     stage.check(re.search(r"asi: restricted address spaces ready: .*, PCID$",
                           text, re.M), "restricted spaces use PCIDs")
-    js = os.path.join(logs, "bochs-kunit.json")
+    js = os.path.join(logs, f"bochs-kunit-{stage.model}.json")
     if os.path.exists(js):
         os.unlink(js)
     subprocess.call([sys.executable, os.path.join(tree, "tools", "testing", "kunit",
@@ -101,8 +105,8 @@ def kunit(stage, tree, logs):
     lines = out.splitlines()
     passed, failed, skipped = (int(x) for x in lines[0].split()) if lines else (0, 0, 0)
     # Each KUnit test counts as a check of the stage.
-    print(f"bochs: KUnit: {passed} passed, {failed} failed, {skipped} skipped"
-          + "".join(f"\nbochs: FAIL KUnit {l}" for l in lines[1:]))
+    print(f"bochs: {stage.model}: KUnit: {passed} passed, {failed} failed, {skipped} skipped"
+          + "".join(f"\nbochs: {stage.model}: FAIL KUnit {l}" for l in lines[1:]))
     stage.passed += passed
     stage.failed += failed
     stage.check(passed + failed > 0, "KUnit ran")
@@ -111,7 +115,7 @@ def kunit(stage, tree, logs):
 
 
 def vmx(stage, logs):
-    log = os.path.join(logs, "bochs-vmx.log")
+    log = os.path.join(logs, f"bochs-vmx-{stage.model}.log")
     text = boot_checked(stage, log, "asi=on asitest.run=/usr/lib/asitest/vmx-checks.sh",
                         "batch", "asitest: batch finished|Kernel panic",
                         "batch boot finished")
@@ -130,9 +134,9 @@ def vmx(stage, logs):
                     f" enters, {r.get('asi_exits')} exits)")
         if r:
             figures.append(f"{loop} {r.get('asi_exits_per_1000')}")
-    print("bochs: VMX ASI exits per 1000 VM exits: " + ", ".join(figures))
+    print(f"bochs: {stage.model}: VMX ASI exits per 1000 VM exits: " + ", ".join(figures))
     for line in re.findall(r"^vmx-checks: profile: (.*)$", text, re.M):
-        print(f"bochs: exit profile: {line}")
+        print(f"bochs: {stage.model}: exit profile: {line}")
     bad = splats(log)
     stage.check(not bad, "no splat in the VMX boot" + "".join(f"\n  {l}" for l in bad[:10]))
 
@@ -145,10 +149,12 @@ def main():
     os.makedirs(results, exist_ok=True)
     stage = Stage()
     start = time.monotonic()
-    kunit(stage, tree, logs)
-    vmx(stage, logs)
+    for model in MODELS:
+        stage.model = model
+        kunit(stage, tree, logs)
+        vmx(stage, logs)
     print(f"bochs: {stage.passed} passed, {stage.failed} failed in "
-          f"{time.monotonic() - start:.0f} s ({MODEL})")
+          f"{time.monotonic() - start:.0f} s ({', '.join(MODELS)})")
     with open(os.path.join(results, "bochs.res"), "w") as f:
         f.write(f"bochs {stage.passed} {stage.failed} 0\n")
     return 1 if stage.failed else 0
