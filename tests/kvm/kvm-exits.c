@@ -95,7 +95,11 @@ out:
 	return ret;
 }
 
-/* In-kernel loops: an ioeventfd claims the port or MMIO address. */
+/*
+ * In-kernel loops: an ioeventfd claims the port or MMIO address. The MMIO
+ * one takes writes of any length, as VMMs register virtio notifications:
+ * on VMX those take the fast MMIO path, with no instruction emulation.
+ */
 static int add_ioeventfd(int vm, const struct exit_opts *opts, int *efd)
 {
 	struct kvm_ioeventfd ioev;
@@ -108,9 +112,9 @@ static int add_ioeventfd(int vm, const struct exit_opts *opts, int *efd)
 		return -1;
 	memset(&ioev, 0, sizeof(ioev));
 	ioev.fd = *efd;
-	ioev.len = 1;
 	if (opts->loop == LOOP_IO_KERNEL) {
 		ioev.addr = opts->port;
+		ioev.len = 1;
 		ioev.flags = KVM_IOEVENTFD_FLAG_PIO;
 	} else {
 		ioev.addr = GUEST_MMIO_GPA;
