@@ -222,6 +222,7 @@ const char *const asictl_stats_names[ASI_A_STATS_MAX + 1] = {
 	[ASI_A_STATS_CPU_BUFFER_CLEARS] = "cpu-buffer-clears",
 	[ASI_A_STATS_STUNS] = "stuns",
 	[ASI_A_STATS_STUNNED_NS] = "stunned-ns",
+	[ASI_A_STATS_STUN_TIMEOUTS] = "stun-timeouts",
 	[ASI_A_STATS_CPU] = "cpu",
 };
 

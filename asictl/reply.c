@@ -121,6 +121,7 @@ static const struct attr_policy stats_policy[ASI_A_STATS_MAX + 1] = {
 	[ASI_A_STATS_CPU_BUFFER_CLEARS] = { "cpu-buffer-clears", MNL_TYPE_ASI_UINT },
 	[ASI_A_STATS_STUNS] = { "stuns", MNL_TYPE_ASI_UINT },
 	[ASI_A_STATS_STUNNED_NS] = { "stunned-ns", MNL_TYPE_ASI_UINT },
+	[ASI_A_STATS_STUN_TIMEOUTS] = { "stun-timeouts", MNL_TYPE_ASI_UINT },
 	[ASI_A_STATS_CPU] = { "cpu", MNL_TYPE_U32 },
 };
 

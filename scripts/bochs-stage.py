@@ -17,6 +17,12 @@ without PTI):
   3. On tigerlake only, two more boots, asi=on and asi=off: the kernel's
      nested VMX selftests that finish quickly under Bochs
      (tests/bochs/vmx-selftests.sh) pass alike.
+  4. On corei7_skylake_x only, a boot with 4 CPUs (two cores of two SMT
+     threads): tests/bochs/smt-checks.sh runs a CPUID loop on both threads
+     of a core at once. The host's timer interrupts leave the restricted
+     space there, so each thread stuns the other while it runs a guest:
+     both must stun, the stunned threads must have waited, and no stunning
+     thread may have given up waiting for its sibling to leave its guest.
 Any splat fails the stage except the pristine kernel's own warnings listed
 in tests/bochs/allowed-warnings.txt. Prints one line per check, the ASI
 exits per 1000 VM exits per loop, and writes RESULTS/bochs.res.
@@ -41,6 +47,8 @@ LOOPS = ["io-kernel", "cpuid", "mmio", "io", "hlt"]
 CEILING_PER_1000 = {"io-kernel": 1.0, "cpuid": 1.0, "mmio": 1.0}
 # The nested VMX selftests run on one model: each boot costs about a minute.
 SELFTEST_MODEL = os.environ.get("BOCHS_SELFTEST_MODEL", "tigerlake")
+# Stunning runs where the timer interrupt leaves the restricted space.
+SMT_MODEL = os.environ.get("BOCHS_SMT_MODEL", "corei7_skylake_x")
 IRQ_FUNCTIONS = {"sysvec_apic_timer_interrupt", "__sysvec_apic_timer_interrupt",
                  "common_interrupt", "__common_interrupt"}
 
@@ -84,18 +92,19 @@ def splats(log):
                 and not any(a.search(l) for a in allowed)]
 
 
-def boot(model, log, args, mode, end, timeout=900):
+def boot(model, log, args, mode, end, timeout=900, cpus=1):
     start = time.monotonic()
     rc = subprocess.call([os.path.join(TOP, "vm", "run-bochs.sh"), "-M", model,
                           "-m", mode, "-a", args, "-l", log, "-e", end,
-                          "-t", str(timeout)])
-    print(f"bochs: {model}: {mode} boot took {time.monotonic() - start:.0f} s", flush=True)
+                          "-t", str(timeout), "-c", str(cpus)])
+    print(f"bochs: {model}: {mode} boot ({cpus} CPUs) took "
+          f"{time.monotonic() - start:.0f} s", flush=True)
     return rc
 
 
-def boot_checked(stage, log, args, mode, end, what):
+def boot_checked(stage, log, args, mode, end, what, cpus=1):
     """Boot, check that the end line came, return the console text."""
-    stage.check(boot(stage.model, log, args, mode, end) == 0, what)
+    stage.check(boot(stage.model, log, args, mode, end, cpus=cpus) == 0, what)
     with open(log, errors="replace") as f:
         return f.read()
 
@@ -232,6 +241,52 @@ def selftests(stage, logs):
     stage.check(results["on"] == results["off"], "same selftest results with asi=on and off")
 
 
+def per_cpu_stats(text):
+    """{counter: [per-CPU values]} from smt-checks' asictl --per-cpu table."""
+    rows = {}
+    for line in re.findall(r"^smt-checks: per-cpu:   (\S+ .*)$", text, re.M):
+        f = line.split()
+        if all(x.isdigit() for x in f[1:]):
+            rows[f[0]] = [int(x) for x in f[2:]]
+    return rows
+
+
+def smt(stage, logs):
+    """Two SMT threads of one core run guests at once: stunning holds."""
+    log = os.path.join(logs, f"bochs-smt-{stage.model}.log")
+    text = boot_checked(stage, log, "asi=on asitest.run=/usr/lib/asitest/smt-checks.sh",
+                        "batch", "asitest: batch finished|Kernel panic",
+                        "SMT boot (4 CPUs) finished", cpus=4)
+    m = re.search(r"^smt-checks: online (\S+) siblings (\S+)$", text, re.M)
+    stage.check(m is not None and m.group(1) == "0-3" and
+                re.fullmatch(r"\d+[,-]\d+", m.group(2)) is not None,
+                f"4 CPUs online, CPU 0 has an SMT sibling ({m.groups() if m else 'none'})")
+    stage.check("smt-checks: stun Y" in text, "kvm.asi_stun is on by default")
+    st = re.search(r"^smt-checks: status (\d+) (\d+)$", text, re.M)
+    stage.check(st is not None and st.groups() == ("0", "0"),
+                "both siblings' loops ended with their exact VM exits")
+    stats = {}
+    for line in re.findall(r"^smt-checks: stats:   (\S+ \d+)$", text, re.M):
+        key, value = line.split()
+        stats[key] = int(value)
+    cpus = per_cpu_stats(text)
+    stuns, stunned_ns = stats.get("stuns", 0), stats.get("stunned_ns", 0)
+    print(f"bochs: {stage.model}: SMT: {stats.get('enters')} ASI enters, {stuns} stuns "
+          f"(per CPU {cpus.get('stuns')}), {stunned_ns / 1e6:.2f} ms stunned (per CPU "
+          f"{cpus.get('stunned-ns')} ns), {stats.get('stun_timeouts')} stun timeouts")
+    stage.check(all(n > 0 for n in cpus.get("stuns", [0])[:2]),
+                f"both siblings stunned the other ({cpus.get('stuns')})")
+    stage.check(stunned_ns > 0, f"stunned siblings waited ({stunned_ns} ns)")
+    stage.check(stats.get("stun_timeouts", -1) == 0,
+                f"every stun saw its sibling out of the guest "
+                f"({stats.get('stun_timeouts')} timeouts)")
+    flushes, exits = stats.get("l1d_flushes", -1), stats.get("exits_page_fault", 0)
+    stage.check(0 <= flushes <= exits + 2,
+                f"{flushes} L1D flushes for {exits} ASI exits of two VMs")
+    bad = splats(log)
+    stage.check(not bad, "no splat in the SMT boot" + "".join(f"\n  {l}" for l in bad[:10]))
+
+
 def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__)
@@ -246,6 +301,8 @@ def main():
         vmx(stage, logs)
         if model == SELFTEST_MODEL:
             selftests(stage, logs)
+        if model == SMT_MODEL:
+            smt(stage, logs)
     print(f"bochs: {stage.passed} passed, {stage.failed} failed in "
           f"{time.monotonic() - start:.0f} s ({', '.join(MODELS)})")
     with open(os.path.join(results, "bochs.res"), "w") as f:

@@ -157,12 +157,14 @@ check stun "unstun0 (cpu0 not stunned forever)" stun live:unstun0 pass
 check stun "unstun1 (cpu1 not stunned forever)" stun live:unstun1 pass
 check stun "MUTANT_SKIP_UNSTUN must fail unstun1" stun live:unstun1 fail -DMUTANT_SKIP_UNSTUN
 check stun "MUTANT_NO_STUN_IPI must fail" stun safety fail -DMUTANT_NO_STUN_IPI
+check stun "MUTANT_EXEMPT_STUNNING must fail" stun safety fail -DMUTANT_EXEMPT_STUNNING
 check stun "old code: sibling-list-at-first-load" stun safety old -DBUG_HOTPLUG_SETUP
 check stun "old code: online-siblings-at-stun" stun safety old -DBUG_ONLINE_SIBLINGS
 check stun "old code: stun-after-vcpu-put" stun live:unstun1 old -DBUG_PUT_THEN_EXIT
 check stun "old code: restun-while-waiting" stun live:unstun1 old -DBUG_WAIT_RESTUN
 check stun "old code: trace-before-stun" stun safety old -DBUG_TRACE_BEFORE_HOOK
-check stun "design window: early-release" stun safety old -DEARLY_RELEASE
+check stun "old code: no-wait-for-guest-exit" stun safety old -DBUG_NO_WAIT
+check stun "old code: early-release" stun safety old -DBUG_EARLY_RELEASE
 
 echo "model: $pass passed, $fail failed, $skip skipped in $(( $(date +%s) - start )) s"
 [ $keep -eq 1 ] && echo "model: pan files and logs kept in $work"

@@ -9,8 +9,8 @@
  *   arch/x86/kvm/asi.c   struct kvm_asi_cpu, kvm_asi_find_core_siblings(),
  *                        kvm_asi_find_siblings(), kvm_asi_vcpu_load(),
  *                        kvm_asi_unstun(), kvm_asi_post_exit(),
+ *                        kvm_asi_wait_out_of_guests(),
  *                        kvm_asi_post_enter(), kvm_asi_flush(),
- *                        kvm_asi_release(),
  *                        kvm_asi_stunned(), kvm_asi_stun_wait(),
  *                        kvm_asi_guest_mode(), kvm_asi_vcpu_put()
  *   arch/x86/kvm/x86.c   kvm_vcpu_exit_request(), vcpu_enter_guest(),
@@ -29,15 +29,18 @@
  * Memory is sequentially consistent: the code orders the stores and loads
  * that matter with full barriers (smp_mb__after_atomic() in
  * kvm_asi_post_exit(), smp_mb__after_srcu_read_unlock() before
- * kvm_vcpu_exit_request()). A reschedule IPI to a CPU in a guest is taken
- * as forcing it out at once: a guest with an IPI pending counts as not
- * running (its latency is the protocol's accepted window). kvm.asi_stun
- * stays on.
+ * kvm_vcpu_exit_request()). A reschedule IPI is pending until the CPU
+ * takes it with interrupts on or its guest exits; the guest runs
+ * meanwhile. Faults between the last kvm_vcpu_exit_request() and VM
+ * entry are left out: that path touches only mapped memory. The stunning
+ * CPU's wait has no timeout here (the kernel's gives up after 1 ms and
+ * counts it in stun_timeouts). kvm.asi_stun stays on.
  *
  * "Exposed": the CPU runs in the full address space on behalf of its
- * vCPU after an ASI exit, up to the flush that comes before its release
- * (kvm_asi_post_enter(), kvm_asi_stun_wait()) or up to vcpu_put(), after
- * which its thread may run anything (the design's scope).
+ * vCPU after an ASI exit, up to its next entry into the restricted space,
+ * whose flush comes before the release (kvm_asi_post_enter()), or up to
+ * vcpu_put(), after which its thread may run anything (the design's
+ * scope).
  *
  * The model follows the code as fixed (README.md, Findings); each BUG_*
  * macro puts back the code as it was, and each must fail:
@@ -50,18 +53,24 @@
  *                         releases it
  *   BUG_TRACE_BEFORE_HOOK the asi_exit tracepoint's probe runs before the
  *                         post_asi_exit hook stuns the sibling
- *   BUG_WAIT_RESTUN       kvm_asi_stun_wait() releases only before its
- *                         loop, not after an interrupt there stunned
- * and EARLY_RELEASE counts vcpu_enter_guest()'s work between the release
- * in kvm_asi_stun_wait() and asi_enter() as exposed (the design leaves
- * that window out): it must fail too.
+ *   BUG_NO_WAIT           the stunning CPU goes on right after its IPI,
+ *                         while the sibling's guest may still run
+ *   BUG_EARLY_RELEASE     kvm_asi_stun_wait() releases, flushed, on the
+ *                         full tables, which vcpu_enter_guest() then
+ *                         keeps using up to asi_enter()
+ *   BUG_WAIT_RESTUN       as BUG_EARLY_RELEASE, and the release comes
+ *                         only before the wait loop, not after an
+ *                         interrupt there stunned
  *
  * Properties: MUTEX (never a guest running next to an exposed sibling),
  * stunned <= 1 (nobody holds a sibling twice) and no invalid end state,
  * in the safety search; unstun0/unstun1 (a held CPU is released at some
  * point), as acceptance cycles under weak fairness. Mutants, each must
  * break one: MUTANT_SKIP_UNSTUN (the release forgets the sibling's
- * count), MUTANT_NO_STUN_IPI (no kick of a sibling in a guest).
+ * count), MUTANT_NO_STUN_IPI (no kick of a sibling in a guest: the wait
+ * never ends next to a guest that runs on without exits),
+ * MUTANT_EXEMPT_STUNNING (the wait lets a stunning sibling be, which may
+ * be past its last check, about to enter its guest).
  */
 
 #define NONE	0
@@ -79,6 +88,7 @@ byte stunned[2];		/* siblings that hold this CPU */
 bool restricted[2];		/* in a VM's restricted space */
 bool in_guest[2];		/* from the last check to VM exit */
 bool stunning[2];		/* this CPU holds its sibling */
+bool waiting[2];		/* in kvm_asi_wait_out_of_guests() */
 bool has_sib[2];		/* nr_siblings: 0 or 1 */
 #ifdef BUG_HOTPLUG_SETUP
 bool ready[2];			/* sibling list set up */
@@ -95,9 +105,7 @@ byte runs[2];
 byte hotplug = NHOTPLUG;
 
 /* Never a guest next to an exposed sibling. */
-#define MUTEX_OK							\
-	(!(exposed[0] && guest[1] && !ipi[1]) &&			\
-	 !(exposed[1] && guest[0] && !ipi[0]))
+#define MUTEX_OK	(!(exposed[0] && guest[1]) && !(exposed[1] && guest[0]))
 #define MUTEX	assert(MUTEX_OK)
 
 /* Liveness: a stunned CPU is released at some point. */
@@ -164,6 +172,9 @@ inline asi_exit_fault()
 		if
 		:: l_stun ->
 			stunning[me] = true;
+#ifndef BUG_NO_WAIT
+			waiting[me] = true;
+#endif
 			stunned[sib]++;
 			assert(stunned[sib] <= 1)
 		:: else -> skip
@@ -171,12 +182,31 @@ inline asi_exit_fault()
 	};
 	/* smp_mb__after_atomic(), then look at the sibling */
 	atomic {
+		skip;
 #ifndef MUTANT_NO_STUN_IPI
 		if
 		:: l_stun && (in_guest[sib] || restricted[sib]) && online[sib] ->
 			ipi[sib] = true
 		:: else -> skip
 		fi;
+#endif
+#ifndef BUG_NO_WAIT
+	};
+	/*
+	 * kvm_asi_wait_out_of_guests(): until the sibling is past its VM
+	 * exit, or itself waiting here (an exit before its next exit
+	 * request check, which sees this hold).
+	 */
+	if
+#ifdef MUTANT_EXEMPT_STUNNING
+	:: l_stun -> (!in_guest[sib] || stunning[sib] || !online[sib])
+#else
+	:: l_stun -> (!in_guest[sib] || waiting[sib] || !online[sib])
+#endif
+	:: else -> skip
+	fi;
+	atomic {
+		waiting[me] = false;
 #endif
 		/* on behalf of the vCPU only while it is loaded */
 		exposed[me] = loaded[me];
@@ -221,40 +251,68 @@ inline irq_point()
 	fi
 }
 
+#if defined(BUG_EARLY_RELEASE) || defined(BUG_WAIT_RESTUN)
 /*
- * kvm_asi_stun_wait(): release the sibling (kvm_asi_release(): flushed
- * first), then wait while held, with interrupts on, until released or
- * until the task must reschedule or handle a signal. An interrupt in the
- * loop may fault out of a still restricted space and stun: the loop
- * releases again.
+ * The old kvm_asi_stun_wait(): release the sibling (flushed first), then
+ * wait while held; the CPU stays on the full tables, exposed, up to
+ * asi_enter().
  */
 inline stun_wait()
 {
-	atomic {
-		l_rel = stunning[me];
-		if
-		:: stunning[me] -> exposed[me] = false	/* kvm_asi_flush() */
-		:: else -> skip
-		fi
-	};
 	unstun();
 	do
 	:: stunned[me] == 0 -> break
 	:: stunned[me] > 0 ->
 		irq_point();
 #ifndef BUG_WAIT_RESTUN
-		/* held while waiting: let the sibling go again */
-		atomic {
-			if
-			:: stunning[me] -> exposed[me] = false
-			:: else -> skip
-			fi
-		};
 		unstun()
 #endif
 	:: stunned[me] > 0 -> break		/* need_resched(), signal */
 	od
 }
+#else
+/*
+ * kvm_asi_stun_wait(): a CPU that holds its sibling enters the restricted
+ * space, whose flush releases it; then, while held, it waits with
+ * interrupts on until released or until the task must reschedule or
+ * handle a signal. The target is set meanwhile, so an interrupt that
+ * faults out comes back in on its return, and the loop enters again
+ * after any other exit.
+ */
+inline stun_wait()
+{
+	if
+	:: stunning[me] -> asi_enter()
+	:: else -> skip
+	fi;
+	if
+	:: stunned[me] > 0 ->
+		do
+		:: true ->
+			if
+			:: ipi[me] -> ipi[me] = false
+			:: curr[me] == ASI -> asi_exit_fault(); asi_enter()
+			:: skip
+			fi;
+			if
+			:: stunning[me] -> asi_enter()
+			:: else -> skip
+			fi;
+			/*
+			 * need_resched(), signal: kvm_vcpu_exit_request()
+			 * then sends the CPU out of vcpu_run()
+			 */
+			if
+			:: stunned[me] == 0 -> break
+			:: stunned[me] > 0 -> skip
+			:: true -> goto leave
+			fi
+		od
+		/* asi_set_target_unrestricted() */
+	:: else -> skip
+	fi
+}
+#endif
 
 /*
  * kvm_arch_vcpu_put() -> kvm_asi_vcpu_put(): the thread may run anything
@@ -269,7 +327,7 @@ inline vcpu_put()
 proctype cpu(bit me)
 {
 	bit sib = 1 - me;
-	bool l_stun, l_rel;
+	bool l_stun;
 
 	/* No vCPU here: userspace, other tasks, idle, or offline. */
 end_idle:
@@ -296,16 +354,6 @@ load:
 again:
 	/* vcpu_enter_guest() */
 	stun_wait();
-#ifdef EARLY_RELEASE
-	/*
-	 * Released above, the CPU goes on unrestricted to asi_enter():
-	 * requests, kvm_mmu_reload(), event injection.
-	 */
-	if
-	:: l_rel && curr[me] == NONE -> atomic { exposed[me] = true; MUTEX }
-	:: else -> skip
-	fi;
-#endif
 	/* local_irq_disable(); kvm_asi_guest_mode(true); smp_mb */
 	in_guest[me] = true;
 	/* an NMI that faults: no target yet, so it stays out */
@@ -313,10 +361,13 @@ again:
 	:: curr[me] == ASI -> asi_exit_fault()
 	:: skip
 	fi;
-	/* kvm_vcpu_exit_request(): stunned, or need_resched() and co. */
+	/*
+	 * kvm_vcpu_exit_request(): stunned, or need_resched() or a signal
+	 * (a pending request is handled on the next way round: left out).
+	 */
 	if
 	:: stunned[me] > 0 -> in_guest[me] = false; goto handled
-	:: true -> in_guest[me] = false; goto handled
+	:: true -> in_guest[me] = false; goto leave
 	:: stunned[me] == 0 -> skip
 	fi;
 
@@ -325,7 +376,14 @@ reenter:
 	asi_enter();
 	/* VM entry; a pending IPI makes the guest exit at once */
 	atomic { guest[me] = true; MUTEX };
-	/* VM exit (the IPI's, or any other) */
+	/*
+	 * VM exit: one of the guest's own, or, for a guest that runs on
+	 * without any, only the IPI's.
+	 */
+	if
+	:: skip
+	:: skip -> end_guest_runs_on: ipi[me]
+	fi;
 	atomic { guest[me] = false; ipi[me] = false; MUTEX };
 	/*
 	 * vmx_do_nmi_irqoff(): an NMI exit is handled with the target still
@@ -361,6 +419,10 @@ handled:
 	/* vcpu_run(): again, reschedule, or back to userspace */
 	if
 	:: goto again
+	:: goto leave
+	fi;
+leave:
+	if
 	:: true ->
 		/* xfer_to_guest_mode_handle_work() -> schedule() */
 		if

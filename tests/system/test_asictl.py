@@ -167,7 +167,7 @@ def test_asictl_status_class(on):
                                    "exits-schedule", "exits-return-to-user",
                                    "exits-mm-switch", "tlb-flushes", "faults-handled",
                                    "l1d-flushes", "cpu-buffer-clears", "stuns",
-                                   "stunned-ns"}
+                                   "stunned-ns", "stun-timeouts"}
     assert "cpu0" in r[8][1] and re.search(r"^  enters +\d+", r[8][1], re.M), r[8]
     # id 0 is below the policy's minimum: the kernel's message, verbatim.
     assert r[9][0] == KERNEL and "(attribute 'id')" in r[9][1], r[9]

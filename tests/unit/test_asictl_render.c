@@ -175,6 +175,7 @@ static void test_stats_text(void **state)
 	assert_non_null(strstr(text, "class kvm (id 1)\n"));
 	assert_non_null(strstr(text, "  enters                 18446744073709551615\n"));
 	assert_non_null(strstr(text, "  stunned-ns                               12\n"));
+	assert_non_null(strstr(text, "  stun-timeouts                            13\n"));
 	free(text);
 
 	begin(false, false);
