@@ -37,6 +37,9 @@
  *                    without looking again whether an NMI entered
  *   BUG_NMI_PF       asi_handle_page_fault() oopses when an NMI exited
  *                    between the #PF and its check of curr_asi
+ *   BUG_LIVE_CR3_WALK asi_handle_page_fault() walks the loaded tables
+ *                    after the exit, which an NMI's return may have
+ *                    switched back to the restricted ones
  *   BUG_ENTRY_FAULT  vmx_vcpu_enter_exit() does not enter again before
  *                    HOST_CR3 after a fault on the way from asi_enter()
  *                    (fails the flush check; with NO_FLUSH_CHECK, the
@@ -124,7 +127,7 @@ byte other_shadow = 1;
 #define INV	assert(!(cr3 == RESTR && curr == NONE))
 
 /* Locals of a context that runs these inlines. */
-#define CTX_LOCALS	byte l_t, l_c, l_d, l_cr3, l_pf; bool l_if, l_sif, l_pif, l_settled; byte l_sw
+#define CTX_LOCALS	byte l_t, l_c, l_d, l_cr3, l_pf, l_walk; bool l_if, l_sif, l_pif, l_settled; byte l_sw
 
 /*
  * asi_exit_reason(): CR3 first, then the state ("state after CR3 on
@@ -244,12 +247,30 @@ inline touch_sensitive()
 		/*
 		 * asi_fault_raced_nmi(): out already, which only an NMI's
 		 * exit since the last enter explains (it walks the tables
-		 * only then); retry if the tables now loaded allow the
-		 * access: restricted ones would not.
+		 * only then): read CR3, look at curr_asi again (an NMI that
+		 * entered meanwhile: retry, and fault in the space), walk
+		 * what was read; the full tables allow the access.
 		 */
 		if
-		:: l_pf == NONE -> assert(nmi_exited); l_cr3 = cr3; assert(l_cr3 == FULL)
-		:: else -> asi_exit_reason()
+		:: l_pf == NONE ->
+			assert(nmi_exited);
+			l_walk = cr3;
+			if
+			:: curr == NONE -> assert(l_walk == FULL)
+			:: else -> skip
+			fi
+		:: else ->
+#ifdef BUG_LIVE_CR3_WALK
+			/* asi_access_allowed() walked the loaded tables */
+			asi_exit_reason();
+			l_walk = cr3;
+#else
+			/* it walks the tables the exit goes to */
+			l_walk = ucr3;
+			asi_exit_reason();
+#endif
+			/* restricted ones would not allow it: oops */
+			assert(l_walk == FULL)
 		fi
 #endif
 		;

@@ -148,6 +148,8 @@ check asi-vmx   "MUTANT_NO_NMI_RECORD must fail" asi safety fail -DMUTANT_NO_NMI
 check asi-vmx   "old code: nmi-in-asi-enter" asi safety old -DBUG_NMI_ENTER
 check asi-stress "old code: nmi-in-asi-enter" asi safety old -DTASK_STRESS -DBUG_NMI_ENTER
 check asi-vmx   "old code: nmi-before-pf-check" asi safety old -DBUG_NMI_PF
+check asi-vmx   "old code: live-cr3-walk" asi safety old -DBUG_LIVE_CR3_WALK
+check asi-stress "old code: live-cr3-walk" asi safety old -DTASK_STRESS -DBUG_LIVE_CR3_WALK
 check asi-vmx   "old code: entry-fault-no-flush" asi safety old -DBUG_ENTRY_FAULT
 check asi-vmx   "old code: entry-fault-stale-host-cr3" asi safety old -DBUG_ENTRY_FAULT -DNO_FLUSH_CHECK
 
