@@ -33,8 +33,10 @@
  * takes it with interrupts on or its guest exits; the guest runs
  * meanwhile. Faults between the last kvm_vcpu_exit_request() and VM
  * entry are left out: that path touches only mapped memory. The stunning
- * CPU's wait has no timeout here (the kernel's gives up after 1 ms and
- * counts it in stun_timeouts). kvm.asi_stun stays on.
+ * CPU's wait has no timeout here (the kernel's gives up after
+ * kvm.asi_stun_wait_us and counts it in stun_timeouts), and the IPI is
+ * always sent (the kernel sends none from NMI context on an xAPIC).
+ * kvm.asi_stun stays on.
  *
  * "Exposed": the CPU runs in the full address space on behalf of its
  * vCPU after an ASI exit, up to its next entry into the restricted space,
