@@ -220,6 +220,7 @@ const char *const asictl_stats_names[ASI_A_STATS_MAX + 1] = {
 	[ASI_A_STATS_FAULTS_HANDLED] = "faults-handled",
 	[ASI_A_STATS_L1D_FLUSHES] = "l1d-flushes",
 	[ASI_A_STATS_CPU_BUFFER_CLEARS] = "cpu-buffer-clears",
+	[ASI_A_STATS_IBPBS] = "ibpbs",
 	[ASI_A_STATS_STUNS] = "stuns",
 	[ASI_A_STATS_STUNNED_NS] = "stunned-ns",
 	[ASI_A_STATS_STUN_TIMEOUTS] = "stun-timeouts",

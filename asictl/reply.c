@@ -119,6 +119,7 @@ static const struct attr_policy stats_policy[ASI_A_STATS_MAX + 1] = {
 	[ASI_A_STATS_FAULTS_HANDLED] = { "faults-handled", MNL_TYPE_ASI_UINT },
 	[ASI_A_STATS_L1D_FLUSHES] = { "l1d-flushes", MNL_TYPE_ASI_UINT },
 	[ASI_A_STATS_CPU_BUFFER_CLEARS] = { "cpu-buffer-clears", MNL_TYPE_ASI_UINT },
+	[ASI_A_STATS_IBPBS] = { "ibpbs", MNL_TYPE_ASI_UINT },
 	[ASI_A_STATS_STUNS] = { "stuns", MNL_TYPE_ASI_UINT },
 	[ASI_A_STATS_STUNNED_NS] = { "stunned-ns", MNL_TYPE_ASI_UINT },
 	[ASI_A_STATS_STUN_TIMEOUTS] = { "stun-timeouts", MNL_TYPE_ASI_UINT },

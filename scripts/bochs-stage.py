@@ -13,7 +13,10 @@ without PTI):
      every loop must end with its exact VM-exit count (kvm-exits checks),
      every ASI enter be matched by an exit, the in-kernel loops stay within
      their ceiling of ASI exits per 1000 VM exits (host interrupts aside), L1D
-     flushes come only after an ASI exit, and TLB flushes stay rare.
+     flushes come only after an ASI exit, and TLB flushes stay rare. The
+     boot has kvm.asi_ibpb=1: where the CPU has IBPB (tigerlake), each ASI
+     exit issues one IBPB, the conventional way one per VM exit; where it
+     has none (corei7_skylake_x), KVM says so and issues none.
   3. On tigerlake only, two more boots, asi=on and asi=off: the kernel's
      nested VMX selftests that finish quickly under Bochs
      (tests/bochs/vmx-selftests.sh) pass alike.
@@ -163,11 +166,17 @@ def profile(text, loop):
 
 def vmx(stage, logs):
     log = os.path.join(logs, f"bochs-vmx-{stage.model}.log")
-    text = boot_checked(stage, log, "asi=on asitest.run=/usr/lib/asitest/vmx-checks.sh",
+    text = boot_checked(stage, log,
+                        "asi=on kvm.asi_ibpb=1 asitest.run=/usr/lib/asitest/vmx-checks.sh",
                         "batch", "asitest: batch finished|Kernel panic",
                         "batch boot finished")
     for feature in ("vmx", "ept", "vpid", "pcid", "invpcid"):
         stage.check(f"vmx-checks: cpu {feature} yes" in text, f"CPU has {feature}")
+    ibpb = "vmx-checks: cpu ibpb yes" in text
+    if not ibpb:
+        stage.check(re.search(r"^vmx-checks: .*kvm\.asi_ibpb: this CPU has no IBPB, left off",
+                              text, re.M), "without IBPB, kvm.asi_ibpb is refused")
+    mitigations = []
     stage.check("asitest: batch rc=0" in text, "vmx-checks.sh exited 0")
     figures = []
     for loop in LOOPS:
@@ -205,8 +214,21 @@ def vmx(stage, logs):
         tlb, enters = stats.get("tlb_flushes", -1), stats.get("enters", 0)
         stage.check(0 <= tlb <= 1 + enters / 1000,
                     f"{loop}: {tlb} TLB flushes for {enters} ASI enters")
+        # kvm.asi_ibpb: one IBPB per ASI exit (two where a guest ran after
+        # an NMI had left the space); none without IBPB.
+        ibpbs = stats.get("ibpbs", -1)
+        if ibpb:
+            stage.check(asi_exits <= ibpbs <= 2 * asi_exits,
+                        f"{loop}: {ibpbs} IBPBs for {asi_exits} ASI exits")
+        else:
+            stage.check(ibpbs == 0, f"{loop}: no IBPB without IBPB ({ibpbs})")
+        mitigations.append(f"{loop}: L1D flush {1000 * max(flushes, 0) / vm_exits:.1f}"
+                           f", IBPB {1000 * max(ibpbs, 0) / vm_exits:.1f}")
     print(f"bochs: {stage.model}: per 1000 VM exits on VMX, ASI exits (and L1D flushes, "
           "where kvm-intel.vmentry_l1d_flush=always would do 1000): " + ", ".join(figures))
+    print(f"bochs: {stage.model}: mitigation actions per 1000 VM exits, ASI (kvm.asi_ibpb=1)"
+          " against 1000 each for an L1D flush on every VM-Enter and an IBPB on every"
+          " VM exit: " + "; ".join(mitigations))
     bad = splats(log)
     stage.check(not bad, "no splat in the VMX boot" + "".join(f"\n  {l}" for l in bad[:10]))
 

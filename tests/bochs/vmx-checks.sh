@@ -7,13 +7,13 @@
 # exit profile. Exits non-zero if a loop failed.
 rc=0
 flags=$(grep -m1 '^flags' /proc/cpuinfo)
-for f in vmx ept vpid pcid invpcid; do
+for f in vmx ept vpid pcid invpcid ibpb; do
 	case " $flags " in
 	*" $f "*) echo "vmx-checks: cpu $f yes" ;;
 	*) echo "vmx-checks: cpu $f no" ;;
 	esac
 done
-dmesg | grep -E 'asi: (restricted address spaces ready|enabled)' | sed 's/^/vmx-checks: /'
+dmesg | grep -E 'asi: (restricted address spaces ready|enabled)|kvm.asi_ibpb:' | sed 's/^/vmx-checks: /'
 # Per loop: the class's counters and exit profile start from zero, so the
 # host can attribute every ASI exit (and flush) to the loop that caused it.
 for spec in io-kernel:20000 cpuid:20000 mmio:20000 io:300 hlt:1; do

@@ -21,8 +21,9 @@ CONFIGS = {
     # kmemleak: test_asi_kvm.py scans for what creating VMs leaked.
     # kvm.asi_stun_wait_us: QEMU runs the 4 vCPUs as threads on the host's
     # 2 cores, and the host may stall a sibling longer than the 1 ms a
-    # stunning CPU waits on hardware.
-    "asi-on": "asi=on kmemleak=on kvm.asi_stun_wait_us=20000",
+    # stunning CPU waits on hardware. kvm.asi_ibpb: test_asi_kvm.py checks
+    # the IBPB on ASI exits, or that KVM refuses it without IBPB.
+    "asi-on": "asi=on kmemleak=on kvm.asi_stun_wait_us=20000 kvm.asi_ibpb=1",
     "asi-off": "asi=off",
 }
 

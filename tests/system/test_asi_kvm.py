@@ -68,6 +68,17 @@ def test_kvm_runs_restricted(guest):
     print(f"{guest.name}: {r['exits']} VM exits, {enters} ASI enters, "
           f"{1000 * exits / int(r['exits']):.0f} ASI exits per 1000 VM exits: {reasons}")
 
+    # kvm.asi_ibpb=1 (conftest): an IBPB on each ASI exit, two where a
+    # guest ran after an NMI had left the space; refused without IBPB.
+    ibpbs = after["ibpbs"] - before["ibpbs"]
+    flags = guest.check("grep -m1 '^flags' /proc/cpuinfo").split()
+    if "ibpb" in flags:
+        assert exits <= ibpbs <= 2 * exits, (ibpbs, exits)
+    else:
+        assert ibpbs == 0, ibpbs
+        assert "kvm.asi_ibpb: this CPU has no IBPB, left off" in guest.check("dmesg")
+    print(f"{guest.name}: {'ibpb' in flags and 'IBPB' or 'no IBPB'}: {ibpbs} IBPBs")
+
     # Two VMs one after the other: the class's instances come and go.
     guest.check("kvm-exits -l hlt && kvm-exits -l hlt")
     assert kvm_stats(guest)["instances"] == 0

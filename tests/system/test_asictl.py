@@ -166,7 +166,7 @@ def test_asictl_status_class(on):
         assert set(c["stats"]) == {"enters", "exits-explicit", "exits-page-fault",
                                    "exits-schedule", "exits-return-to-user",
                                    "exits-mm-switch", "tlb-flushes", "faults-handled",
-                                   "l1d-flushes", "cpu-buffer-clears", "stuns",
+                                   "l1d-flushes", "cpu-buffer-clears", "ibpbs", "stuns",
                                    "stunned-ns", "stun-timeouts"}
     assert "cpu0" in r[8][1] and re.search(r"^  enters +\d+", r[8][1], re.M), r[8]
     # id 0 is below the policy's minimum: the kernel's message, verbatim.

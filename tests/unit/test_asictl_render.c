@@ -174,8 +174,9 @@ static void test_stats_text(void **state)
 	fclose(o.fp);
 	assert_non_null(strstr(text, "class kvm (id 1)\n"));
 	assert_non_null(strstr(text, "  enters                 18446744073709551615\n"));
-	assert_non_null(strstr(text, "  stunned-ns                               12\n"));
-	assert_non_null(strstr(text, "  stun-timeouts                            13\n"));
+	assert_non_null(strstr(text, "  ibpbs                                    11\n"));
+	assert_non_null(strstr(text, "  stunned-ns                               13\n"));
+	assert_non_null(strstr(text, "  stun-timeouts                            14\n"));
 	free(text);
 
 	begin(false, false);
