@@ -205,8 +205,8 @@ test-model: deps
 	@tests/model/run-models.sh $(RESULTS)
 
 # VMX, EPT, VPID and PCID under Bochs: KUnit and the KVM exit loops.
-test-bochs: kernel initramfs
-	@scripts/bochs-stage.py $(TREE) $(LOGS) $(RESULTS)
+test-bochs: kernel kernel-perf initramfs
+	@scripts/bochs-stage.py $(TREE) $(LOGS) $(RESULTS) $(KOBJ_PERF)/arch/x86/boot/bzImage
 
 test-kunit: kernel initramfs
 	@scripts/run-kunit.sh $(TREE) $(LOGS) $(RESULTS)

@@ -18,6 +18,9 @@ without PTI):
      boot has kvm.asi_ibpb=1: where the CPU has IBPB (tigerlake), each ASI
      exit issues one IBPB, the conventional way one per VM exit; where it
      has none (corei7_skylake_x), KVM says so and issues none.
+  2b. With PERF_BZIMAGE, the same batch boot of the measurement kernel
+     (make kernel-perf: no lockdep, no DEBUG_VM), whose figures are the
+     ones the targets name; ASI must be on in it.
   3. On tigerlake only, two more boots, asi=on and asi=off: the kernel's
      nested VMX selftests that finish quickly under Bochs
      (tests/bochs/vmx-selftests.sh) pass alike.
@@ -32,7 +35,7 @@ Any splat fails the stage except the pristine kernel's own warnings listed
 in tests/bochs/allowed-warnings.txt. Prints one line per check, the ASI
 exits per 1000 VM exits per loop, and writes RESULTS/bochs.res.
 
-    bochs-stage.py TREE LOGDIR RESULTS
+    bochs-stage.py TREE LOGDIR RESULTS [PERF_BZIMAGE]
 """
 
 import os
@@ -75,10 +78,11 @@ class Stage:
     def __init__(self):
         self.passed = self.failed = 0
 
-    model = ""
+    model = ""  # the Bochs CPU model
+    label = ""  # what the lines printed name: the model, and which kernel
 
     def check(self, ok, what):
-        print(f"bochs: {self.model}: {'ok  ' if ok else 'FAIL'} {what}", flush=True)
+        print(f"bochs: {self.label}: {'ok  ' if ok else 'FAIL'} {what}", flush=True)
         if ok:
             self.passed += 1
         else:
@@ -110,19 +114,21 @@ def splats(log):
                 and not any(a.search(l) for a in allowed)]
 
 
-def boot(model, log, args, mode, end, timeout=900, cpus=1):
+def boot(model, log, args, mode, end, timeout=900, cpus=1, kernel=None):
     start = time.monotonic()
     rc = subprocess.call([os.path.join(TOP, "vm", "run-bochs.sh"), "-M", model,
                           "-m", mode, "-a", args, "-l", log, "-e", end,
-                          "-t", str(timeout), "-c", str(cpus)])
+                          "-t", str(timeout), "-c", str(cpus)] +
+                         (["-k", kernel] if kernel else []))
     print(f"bochs: {model}: {mode} boot ({cpus} CPUs) took "
           f"{time.monotonic() - start:.0f} s", flush=True)
     return rc
 
 
-def boot_checked(stage, log, args, mode, end, what, cpus=1):
+def boot_checked(stage, log, args, mode, end, what, cpus=1, kernel=None):
     """Boot, check that the end line came, return the console text."""
-    stage.check(boot(stage.model, log, args, mode, end, cpus=cpus) == 0, what)
+    stage.check(boot(stage.model, log, args, mode, end, cpus=cpus, kernel=kernel) == 0,
+                what)
     with open(log, errors="replace") as f:
         return f.read()
 
@@ -147,8 +153,8 @@ def kunit(stage, tree, logs):
     lines = out.splitlines()
     passed, failed, skipped = (int(x) for x in lines[0].split()) if lines else (0, 0, 0)
     # Each KUnit test counts as a check of the stage.
-    print(f"bochs: {stage.model}: KUnit: {passed} passed, {failed} failed, {skipped} skipped"
-          + "".join(f"\nbochs: {stage.model}: FAIL KUnit {l}" for l in lines[1:]))
+    print(f"bochs: {stage.label}: KUnit: {passed} passed, {failed} failed, {skipped} skipped"
+          + "".join(f"\nbochs: {stage.label}: FAIL KUnit {l}" for l in lines[1:]))
     stage.passed += passed
     stage.failed += failed
     stage.check(passed + failed > 0, "KUnit ran")
@@ -179,12 +185,16 @@ def profile(text, loop):
     return prof
 
 
-def vmx(stage, logs):
-    log = os.path.join(logs, f"bochs-vmx-{stage.model}.log")
+def vmx(stage, logs, kernel=None, name="test kernel"):
+    """The exit loops on VMX in KERNEL (default: the test kernel)."""
+    tag = "-perf" if kernel else ""
+    log = os.path.join(logs, f"bochs-vmx-{stage.model}{tag}.log")
     text = boot_checked(stage, log,
                         "asi=on kvm.asi_ibpb=1 asitest.run=/usr/lib/asitest/vmx-checks.sh",
                         "batch", "asitest: batch finished|Kernel panic",
-                        "batch boot finished")
+                        f"batch boot of the {name} finished", kernel=kernel)
+    stage.check(re.search(r"^vmx-checks: .*asi: restricted address spaces ready", text, re.M),
+                f"ASI is on in the {name}")
     for feature in ("vmx", "ept", "vpid", "pcid", "invpcid"):
         stage.check(f"vmx-checks: cpu {feature} yes" in text, f"CPU has {feature}")
     ibpb = "vmx-checks: cpu ibpb yes" in text
@@ -209,7 +219,7 @@ def vmx(stage, logs):
         stats = class_stats(text, loop, "kvm")
         prof = profile(text, loop)
         for line in re.findall(rf"^vmx-checks: {loop}: profile: (.*)$", text, re.M):
-            print(f"bochs: {stage.model}: {loop}: exit profile: {line}")
+            print(f"bochs: {stage.label}: {loop}: exit profile: {line}")
         irqs = sum(c for fn, c in prof.items() if fn in IRQ_FUNCTIONS)
         others = asi_exits - irqs
         figures.append(f"{loop} {r['asi_exits_per_1000']} ({1000 * others / vm_exits:.2f}"
@@ -242,9 +252,9 @@ def vmx(stage, logs):
             stage.check(ibpbs == 0, f"{loop}: no IBPB without IBPB ({ibpbs})")
         mitigations.append(f"{loop}: L1D flush {1000 * max(flushes, 0) / vm_exits:.1f}"
                            f", IBPB {1000 * max(ibpbs, 0) / vm_exits:.1f}")
-    print(f"bochs: {stage.model}: per 1000 VM exits on VMX, ASI exits (and L1D flushes, "
+    print(f"bochs: {stage.label}: per 1000 VM exits on VMX, ASI exits (and L1D flushes, "
           "where kvm-intel.vmentry_l1d_flush=always would do 1000): " + ", ".join(figures))
-    print(f"bochs: {stage.model}: mitigation actions per 1000 VM exits, ASI (kvm.asi_ibpb=1)"
+    print(f"bochs: {stage.label}: mitigation actions per 1000 VM exits, ASI (kvm.asi_ibpb=1)"
           " against 1000 each for an L1D flush on every VM-Enter and an IBPB on every"
           " VM exit: " + "; ".join(mitigations))
     bad = splats(log)
@@ -264,7 +274,7 @@ def selftests(stage, logs):
                             f"selftest boot (asi={asi}) finished")
         results[asi] = dict(re.findall(
             r"^vmx-selftests: kvm-selftest: (\S+) (PASS|FAIL|SKIP|TIMEOUT)", text, re.M))
-        print(f"bochs: {stage.model}: asi={asi} VMX selftests: " +
+        print(f"bochs: {stage.label}: asi={asi} VMX selftests: " +
               ", ".join(f"{n} {v}" for n, v in sorted(results[asi].items())))
         stage.check(len(results[asi]) >= 3 and
                     all(v == "PASS" for v in results[asi].values()),
@@ -311,7 +321,7 @@ def smt(stage, logs):
         stats[key] = int(value)
     cpus = per_cpu_stats(text)
     stuns, stunned_ns = stats.get("stuns", 0), stats.get("stunned_ns", 0)
-    print(f"bochs: {stage.model}: SMT: {stats.get('enters')} ASI enters, {stuns} stuns "
+    print(f"bochs: {stage.label}: SMT: {stats.get('enters')} ASI enters, {stuns} stuns "
           f"(per CPU {cpus.get('stuns')}), {stunned_ns / 1e6:.2f} ms stunned (per CPU "
           f"{cpus.get('stunned-ns')} ns), {stats.get('stun_timeouts')} stun timeouts")
     stage.check(all(n > 0 for n in cpus.get("stuns", [0])[:2]),
@@ -328,17 +338,22 @@ def smt(stage, logs):
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) not in (4, 5):
         sys.exit(__doc__)
-    tree, logs, results = sys.argv[1:]
+    tree, logs, results = sys.argv[1:4]
+    perf = sys.argv[4] if len(sys.argv) == 5 else None
     os.makedirs(logs, exist_ok=True)
     os.makedirs(results, exist_ok=True)
     stage = Stage()
     start = time.monotonic()
     for model in MODELS:
-        stage.model = model
+        stage.model = stage.label = model
         kunit(stage, tree, logs)
         vmx(stage, logs)
+        if perf:
+            stage.label = f"{model} (measurement kernel)"
+            vmx(stage, logs, kernel=perf, name="measurement kernel")
+            stage.label = model
         if model == SELFTEST_MODEL:
             selftests(stage, logs)
         if model == SMT_MODEL:
