@@ -28,7 +28,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: kvm-exits [-l LOOP] [-n N] [-p PORT] [-r RUNS] [-s VALUE]\n"
-		"                 [-t SECS] [-v VMS] [-w SECS]\n"
+		"                 [-t SECS] [-v VMS] [-w SECS [-d]]\n"
 		"Run a real-mode guest that causes VM exits and count them.\n"
 		"  -l LOOP  io: N port writes, each an exit to userspace (default)\n"
 		"           io-kernel: N port writes handled by an ioeventfd\n"
@@ -40,13 +40,17 @@ static void usage(FILE *f)
 		"  -p PORT  I/O port of the io loops (default 0x80)\n"
 		"  -r RUNS  times to create, run and destroy the VMs, 1..1000000\n"
 		"           (default 1)\n"
-		"  -s VALUE 64-bit value the msr loop writes (default 0x5ec2e7)\n"
+		"  -s VALUE 64-bit value the msr loop writes; with -v, VM i\n"
+		"           (from 0) writes VALUE + i (default 0x5ec2e7)\n"
 		"  -t SECS  fail a run that has not halted after SECS seconds,\n"
 		"           with the guest's registers (default 0: no limit)\n"
 		"  -v VMS   VMs at once in this process, run in turn, 1..16\n"
 		"           (default 1)\n"
 		"  -w SECS  after each run, keep the VMs for SECS seconds before\n"
-		"           destroying them, 0..86400 (default 0)\n");
+		"           destroying them, 0..86400 (default 0)\n"
+		"  -d       with -w, free the guests' memory first (fresh pages\n"
+		"           replace it)\n"
+		"The guest's code page also holds VALUE (+ i) as a 64-bit word.\n");
 }
 
 static int parse_u64(const char *s, uint64_t max, uint64_t *val)
@@ -78,10 +82,11 @@ int exit_opts_parse(struct exit_opts *opts, int argc, char **argv,
 	opts->port = 0x80;
 	opts->msr_value = 0x5ec2e7;
 	opts->hold = 0;
+	opts->drop = 0;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":l:n:p:r:s:t:v:w:h")) != -1) {
+	while ((c = getopt(argc, argv, ":dl:n:p:r:s:t:v:w:h")) != -1) {
 		switch (c) {
 		case 'l':
 			for (v = 0; v < LOOP_NR; v++)
@@ -94,6 +99,9 @@ int exit_opts_parse(struct exit_opts *opts, int argc, char **argv,
 				return -1;
 			}
 			opts->loop = (enum exit_loop)v;
+			break;
+		case 'd':
+			opts->drop = 1;
 			break;
 		case 'r':
 			if (parse_u64(optarg, 1000000, &v) || !v) {
@@ -161,6 +169,10 @@ int exit_opts_parse(struct exit_opts *opts, int argc, char **argv,
 	}
 	if (optind != argc) {
 		fprintf(err, "kvm-exits: unexpected argument '%s'\n", argv[optind]);
+		return -1;
+	}
+	if (opts->drop && !opts->hold) {
+		fprintf(err, "kvm-exits: -d needs -w\n");
 		return -1;
 	}
 	return 0;

@@ -32,6 +32,7 @@ struct exit_opts {
 	uint16_t port;
 	uint64_t msr_value;	/* what the msr loop writes */
 	uint32_t hold;		/* seconds to keep the VMs after a run */
+	int drop;		/* free the guests' memory before holding */
 };
 
 /*
@@ -60,6 +61,8 @@ struct exit_counts {
 /* Where the guest code is placed and started (real mode, CS = 0). */
 #define GUEST_CODE_GPA	0x1000u
 #define GUEST_MEM_SIZE	0x10000u
+/* Where in the code page the VALUE of -s is kept, 8-byte aligned. */
+#define GUEST_SECRET_OFFSET	0x800u
 /* Written by the mmio loop (DS = 0x2000): outside guest memory. */
 #define GUEST_MMIO_GPA	0x20000u
 

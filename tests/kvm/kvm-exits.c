@@ -248,10 +248,13 @@ static int vm_create(int kvm, const struct exit_opts *opts, struct vm_ctx *v)
 		return kvm_fail("mmap guest memory");
 	len = guest_code(opts, v->mem + GUEST_CODE_GPA,
 			 GUEST_MEM_SIZE - GUEST_CODE_GPA);
-	if (len < 0) {
+	if (len < 0 || (unsigned int)len > GUEST_SECRET_OFFSET) {
 		fprintf(stderr, "kvm-exits: no guest code for this loop\n");
 		return EXIT_USAGE;
 	}
+	/* Guest data in the page the guest runs from, for the tests to find. */
+	memcpy(v->mem + GUEST_CODE_GPA + GUEST_SECRET_OFFSET, &opts->msr_value,
+	       sizeof(opts->msr_value));
 
 	memset(&region, 0, sizeof(region));
 	region.slot = 0;
@@ -358,12 +361,22 @@ static void report_stuck(const struct exit_opts *opts, struct vm_ctx *vms,
  * Keep the VMs, and what the kernel holds for them, for opts->hold
  * seconds: long enough for a test to look at their restricted spaces.
  */
-static void hold_vms(const struct exit_opts *opts)
+static void hold_vms(const struct exit_opts *opts, struct vm_ctx *vms)
 {
 	struct timespec left = { .tv_sec = opts->hold };
+	uint32_t i;
 
 	if (!opts->hold)
 		return;
+	/*
+	 * The pages go back to the kernel, fresh ones take their place (no
+	 * madvise() in small kernels); the VMs and their slots stay.
+	 */
+	for (i = 0; opts->drop && i < opts->vms; i++)
+		if (mmap(vms[i].mem, GUEST_MEM_SIZE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
+			 -1, 0) == MAP_FAILED)
+			perror("kvm-exits: replacing guest memory");
 	printf("kvm-exits: holding %" PRIu32 " VM%s for %" PRIu32 " s, pid %d\n",
 	       opts->vms, opts->vms == 1 ? "" : "s", opts->hold, (int)getpid());
 	fflush(stdout);
@@ -393,8 +406,13 @@ static int run_vms(const struct exit_opts *opts, struct exit_counts *counts,
 		return EXIT_KVM;
 	}
 	memset(vms, 0, sizeof(vms));
-	for (i = 0; i < opts->vms && !ret; i++)
-		ret = vm_create(kvm, opts, &vms[i]);
+	for (i = 0; i < opts->vms && !ret; i++) {
+		/* A value of its own per VM, to tell where each one ends up. */
+		struct exit_opts vm_opts = *opts;
+
+		vm_opts.msr_value += i;
+		ret = vm_create(kvm, &vm_opts, &vms[i]);
+	}
 
 	start = now();
 	run_started = start;
@@ -426,7 +444,7 @@ static int run_vms(const struct exit_opts *opts, struct exit_counts *counts,
 		*vm_exits += vms[i].vm_exits;
 	}
 	if (!ret)
-		hold_vms(opts);
+		hold_vms(opts, vms);
 	for (i = 0; i < opts->vms; i++)
 		vm_destroy(&vms[i]);
 	close(kvm);

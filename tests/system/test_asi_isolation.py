@@ -21,6 +21,16 @@ anonymous page, a key's payload, and its kernel stack (poll() keeps the
 copied pollfd array there while it sleeps). Each is in RAM (the scan of
 all RAM finds it) and in no restricted space.
 
+Guest memory: kvm-exits keeps each VM's secret in the page its guest runs
+from too. KVM maps that page into the VM's own space when the guest
+faults it in (a user-half address there) and unmaps it when the VMM frees
+the memory (-d: fresh pages replace it): then only the vCPU state holds
+the secret, and the freed page, still in RAM, is in no restricted space.
+
+Two VMs of one process (kvm-exits -v 2, VM i writes SECRET + i) have a
+restricted space each: each VM's secret is in its own space only, and the
+vCPU thread, which runs both VMs in turn, has its stack in one of them.
+
 The scan checks itself: a sensitive kernel word with a known value
 (asi_s_test_data, 0x5ec12e7) is absent from the template, found there once
 marked non-sensitive at run time, and absent again once unmarked.
@@ -151,3 +161,87 @@ def test_vm_state_stays_in_its_vm(guest):
         assert not own["a"] & own["b"], own
     finally:
         guest.run("kill $(cat /tmp/iso-a.pid /tmp/iso-b.pid) 2>/dev/null; sleep 1; true")
+
+
+ONE_PROCESS_SECRET = 0x5EC2E7D4D4D4D400
+
+
+def test_vms_of_one_process_apart(guest):
+    """Two VMs in one process: each secret in its own VM's space only."""
+    if "asi=on" not in guest.cmdline.split():
+        pytest.skip("restricted spaces exist with asi=on only")
+    guest.check(f"kvm-exits -l msr -n 200 -v 2 -s {ONE_PROCESS_SECRET:#x} -w 600 "
+                "> /tmp/iso-c.out 2>&1 & echo $! > /tmp/iso-c.pid")
+    try:
+        out = guest.check("for i in $(seq 120); do grep -q holding /tmp/iso-c.out && "
+                          "break; sleep 1; done; cat /tmp/iso-c.out", timeout=180)
+        assert "holding 2 VMs" in out, out
+        pid = int(guest.check("cat /tmp/iso-c.pid").strip())
+        spaces = ["global", f"kvm {pid} 0", f"kvm {pid} 1"]
+        # A third space of the class does not exist: the selector is checked.
+        st, _ = guest.run(f"{{ echo '0x1 kvm {pid} 2' >&3 && cat <&3; }} 3<>{FIND}")
+        assert st != 0, "a third space of a process with two VMs was found"
+        for vm in (0, 1):
+            value = ONE_PROCESS_SECRET + vm
+            found = {space: find(guest, value, space) for space in spaces}
+            print(f"{guest.name}: secret of VM {vm} of one process: "
+                  + ", ".join(f"{h} in {sp}" for sp, (h, _) in found.items()))
+            for space, (hits, lines) in found.items():
+                if space == f"kvm {pid} {vm}":
+                    assert hits > 0, (f"VM {vm}'s secret is not in its own space: "
+                                      "the scan or the test is broken")
+                else:
+                    assert hits == 0, f"VM {vm}'s secret is in {space}: {lines}"
+
+        def stacks(space):
+            return {line.split()[0] for line in find(guest, STACK_END_MAGIC, space)[1]}
+        template = stacks("global")
+        own = [stacks(f"kvm {pid} {vm}") - template for vm in (0, 1)]
+        print(f"{guest.name}: stacks mapped: VM 0 {sorted(own[0])}, VM 1 {sorted(own[1])}")
+        # One thread ran both VMs: its stack is in the space it entered last.
+        assert len(own[0] | own[1]) == 1 and not own[0] & own[1], own
+    finally:
+        guest.run("kill $(cat /tmp/iso-c.pid) 2>/dev/null; sleep 1; true")
+
+
+GUEST_MEM_SECRETS = {"kept": 0x5EC2E7E5E5E5E500, "freed": 0x5EC2E7F6F6F6F600}
+USER_HALF_END = 1 << 47
+
+
+def test_guest_memory_mapped_until_freed(guest):
+    """A VM's guest page is in its own space while the VMM keeps it, and
+    gone from it once the VMM freed it; never in another space."""
+    if "asi=on" not in guest.cmdline.split():
+        pytest.skip("restricted spaces exist with asi=on only")
+    start = "; ".join(
+        f"kvm-exits -l msr -n 10 -s {v:#x} -w 600 {'-d' if k == 'freed' else ''} "
+        f"> /tmp/gm-{k}.out 2>&1 & echo $! > /tmp/gm-{k}.pid"
+        for k, v in GUEST_MEM_SECRETS.items())
+    guest.check(start)
+    try:
+        out = guest.check("for i in $(seq 120); do grep -q holding /tmp/gm-kept.out && "
+                          "grep -q holding /tmp/gm-freed.out && break; sleep 1; done; "
+                          "cat /tmp/gm-*.out", timeout=180)
+        assert out.count("holding 1 VM") == 2, out
+        pids = {k: int(guest.check(f"cat /tmp/gm-{k}.pid").strip())
+                for k in GUEST_MEM_SECRETS}
+        for k, value in GUEST_MEM_SECRETS.items():
+            found = {space: find(guest, value, space) for space in
+                     ["global"] + [f"kvm {pids[o]}" for o in GUEST_MEM_SECRETS]}
+            own = found[f"kvm {pids[k]}"][1]
+            user = [line for line in own if int(line.split()[0], 16) < USER_HALF_END]
+            print(f"{guest.name}: secret of the {k} VM: "
+                  + ", ".join(f"{h} in {sp}" for sp, (h, _) in found.items())
+                  + f"; in its guest page: {user}")
+            for space, (hits, lines) in found.items():
+                if space != f"kvm {pids[k]}":
+                    assert hits == 0, f"the {k} VM's secret is in {space}: {lines}"
+            # The vCPU state has it either way; the guest page only if kept.
+            assert len(own) > len(user), own
+            if k == "kept":
+                assert user, f"the kept guest page is not in its VM's space: {own}"
+            else:
+                assert not user, f"a freed guest page is still mapped: {user}"
+    finally:
+        guest.run("kill $(cat /tmp/gm-kept.pid /tmp/gm-freed.pid) 2>/dev/null; "
+                  "sleep 1; true")

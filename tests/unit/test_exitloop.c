@@ -218,6 +218,8 @@ static void test_guest_code_msr(void **state)
 			       "-w", "30", NULL };
 	const char *bad_value[] = { "-l", "msr", "-s", "0x10000000000000000", NULL };
 	const char *bad_hold[] = { "-w", "86401", NULL };
+	const char *drop[] = { "-w", "5", "-d", NULL };
+	const char *drop_alone[] = { "-d", NULL };
 	uint8_t buf[64];
 	int len, jz, jmp;
 
@@ -243,8 +245,13 @@ static void test_guest_code_msr(void **state)
 	assert_int_equal(o.loop, LOOP_MSR);
 	assert_true(o.msr_value == 0xfeedfacecafebeefull);
 	assert_int_equal(o.hold, 30);
+	assert_int_equal(o.drop, 0);
 	assert_int_equal(parse(&o, bad_value), -1);
 	assert_int_equal(parse(&o, bad_hold), -1);
+	assert_int_equal(parse(&o, drop), 0);
+	assert_int_equal(o.drop, 1);
+	/* Freeing the memory is for looking at the VMs afterwards. */
+	assert_int_equal(parse(&o, drop_alone), -1);
 }
 
 static void test_two_vms(void **state)
