@@ -49,7 +49,7 @@ static void usage(FILE *f)
 		"  -w SECS  after each run, keep the VMs for SECS seconds before\n"
 		"           destroying them, 0..86400 (default 0)\n"
 		"  -d       with -w, free the guests' memory first (fresh pages\n"
-		"           replace it)\n"
+		"           replace it; VMs 1, 3, ... delete their slot before)\n"
 		"The guest's code page also holds VALUE (+ i) as a 64-bit word.\n");
 }
 

@@ -370,13 +370,19 @@ static void hold_vms(const struct exit_opts *opts, struct vm_ctx *vms)
 		return;
 	/*
 	 * The pages go back to the kernel, fresh ones take their place (no
-	 * madvise() in small kernels); the VMs and their slots stay.
+	 * madvise() in small kernels); the VMs stay. VMs 1, 3, ... lose their
+	 * memory slot first, the others keep it: both ways must unmap.
 	 */
-	for (i = 0; opts->drop && i < opts->vms; i++)
+	for (i = 0; opts->drop && i < opts->vms; i++) {
+		struct kvm_userspace_memory_region region = { .slot = 0 };
+
+		if (i % 2 && ioctl(vms[i].vm, KVM_SET_USER_MEMORY_REGION, &region))
+			perror("kvm-exits: deleting the memory slot");
 		if (mmap(vms[i].mem, GUEST_MEM_SIZE, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
 			 -1, 0) == MAP_FAILED)
 			perror("kvm-exits: replacing guest memory");
+	}
 	printf("kvm-exits: holding %" PRIu32 " VM%s for %" PRIu32 " s, pid %d\n",
 	       opts->vms, opts->vms == 1 ? "" : "s", opts->hold, (int)getpid());
 	fflush(stdout);

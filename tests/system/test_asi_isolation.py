@@ -24,8 +24,9 @@ all RAM finds it) and in no restricted space.
 Guest memory: kvm-exits keeps each VM's secret in the page its guest runs
 from too. KVM maps that page into the VM's own space when the guest
 faults it in (a user-half address there) and unmaps it when the VMM frees
-the memory (-d: fresh pages replace it): then only the vCPU state holds
-the secret, and the freed page, still in RAM, is in no restricted space.
+the memory (-d: fresh pages replace it, with the memory slot kept for one
+VM and deleted first for the other): then only the vCPU state holds the
+secret, and the freed page, still in RAM, is in no restricted space.
 
 Two VMs of one process (kvm-exits -v 2, VM i writes SECRET + i) have a
 restricted space each: each VM's secret is in its own space only, and the
@@ -204,44 +205,62 @@ def test_vms_of_one_process_apart(guest):
         guest.run("kill $(cat /tmp/iso-c.pid) 2>/dev/null; sleep 1; true")
 
 
-GUEST_MEM_SECRETS = {"kept": 0x5EC2E7E5E5E5E500, "freed": 0x5EC2E7F6F6F6F600}
+def user_pages(guest, space):
+    """The user-half ranges that restricted space ("kvm PID N") maps."""
+    out = guest.check(f"{{ echo '{space}' >&3 && cat <&3; }} "
+                      "3<>/sys/kernel/debug/asi/page_table", timeout=120)
+    user = out.split("---[ User Space ]---", 1)[1].split("---[ Kernel Space ]---", 1)[0]
+    return [line.split()[0] for line in user.splitlines() if " USR " in line]
+
+
+GUEST_MEM_KEPT, GUEST_MEM_FREED = 0x5EC2E7E5E5E5E500, 0x5EC2E7F6F6F6F600
 USER_HALF_END = 1 << 47
 
 
 def test_guest_memory_mapped_until_freed(guest):
     """A VM's guest page is in its own space while the VMM keeps it, and
-    gone from it once the VMM freed it; never in another space."""
+    gone from it once the VMM freed it, slot kept or deleted; never in
+    another space."""
     if "asi=on" not in guest.cmdline.split():
         pytest.skip("restricted spaces exist with asi=on only")
-    start = "; ".join(
-        f"kvm-exits -l msr -n 10 -s {v:#x} -w 600 {'-d' if k == 'freed' else ''} "
-        f"> /tmp/gm-{k}.out 2>&1 & echo $! > /tmp/gm-{k}.pid"
-        for k, v in GUEST_MEM_SECRETS.items())
-    guest.check(start)
+    guest.check(f"kvm-exits -l msr -n 10 -s {GUEST_MEM_KEPT:#x} -w 600 "
+                "> /tmp/gm-kept.out 2>&1 & echo $! > /tmp/gm-kept.pid; "
+                f"kvm-exits -l msr -n 10 -v 2 -s {GUEST_MEM_FREED:#x} -w 600 -d "
+                "> /tmp/gm-freed.out 2>&1 & echo $! > /tmp/gm-freed.pid")
     try:
         out = guest.check("for i in $(seq 120); do grep -q holding /tmp/gm-kept.out && "
                           "grep -q holding /tmp/gm-freed.out && break; sleep 1; done; "
                           "cat /tmp/gm-*.out", timeout=180)
-        assert out.count("holding 1 VM") == 2, out
-        pids = {k: int(guest.check(f"cat /tmp/gm-{k}.pid").strip())
-                for k in GUEST_MEM_SECRETS}
-        for k, value in GUEST_MEM_SECRETS.items():
-            found = {space: find(guest, value, space) for space in
-                     ["global"] + [f"kvm {pids[o]}" for o in GUEST_MEM_SECRETS]}
-            own = found[f"kvm {pids[k]}"][1]
+        assert "holding 1 VM " in out and "holding 2 VMs" in out, out
+        assert "kvm-exits: deleting" not in out and "kvm-exits: replacing" not in out, out
+        kept, freed = (int(guest.check(f"cat /tmp/gm-{k}.pid").strip())
+                       for k in ("kept", "freed"))
+        spaces = ["global", f"kvm {kept}", f"kvm {freed} 0", f"kvm {freed} 1"]
+        cases = {"kept": (GUEST_MEM_KEPT, f"kvm {kept}"),
+                 "freed, slot kept": (GUEST_MEM_FREED, f"kvm {freed} 0"),
+                 "freed, slot deleted": (GUEST_MEM_FREED + 1, f"kvm {freed} 1")}
+        for name, (value, home) in cases.items():
+            found = {space: find(guest, value, space) for space in spaces}
+            own = found[home][1]
             user = [line for line in own if int(line.split()[0], 16) < USER_HALF_END]
-            print(f"{guest.name}: secret of the {k} VM: "
+            print(f"{guest.name}: secret of the VM whose memory is {name}: "
                   + ", ".join(f"{h} in {sp}" for sp, (h, _) in found.items())
                   + f"; in its guest page: {user}")
             for space, (hits, lines) in found.items():
-                if space != f"kvm {pids[k]}":
-                    assert hits == 0, f"the {k} VM's secret is in {space}: {lines}"
+                if space != home:
+                    assert hits == 0, f"{name}: the VM's secret is in {space}: {lines}"
             # The vCPU state has it either way; the guest page only if kept.
             assert len(own) > len(user), own
-            if k == "kept":
+            # A freed page may be reused at once and hold something else:
+            # look at the space's user half too, which must map nothing.
+            mapped = user_pages(guest, home)
+            print(f"{guest.name}: user pages mapped in {home}: {mapped}")
+            if name == "kept":
                 assert user, f"the kept guest page is not in its VM's space: {own}"
+                assert mapped, f"{home} maps no user page"
             else:
-                assert not user, f"a freed guest page is still mapped: {user}"
+                assert not user, f"{name}: a freed guest page is still mapped: {user}"
+                assert not mapped, f"{name}: {home} still maps user pages: {mapped}"
     finally:
         guest.run("kill $(cat /tmp/gm-kept.pid /tmp/gm-freed.pid) 2>/dev/null; "
                   "sleep 1; true")
