@@ -183,7 +183,7 @@ def test_asictl_stats_exits(on):
     assert r[0] == (0, ""), r[0]
     assert ok_json(r[1])[0]["stats"]["enters"] == 0
     assert ok_json(r[2]) == []
-    g.check("kvm-exits -l cpuid -n 500 >/dev/null", timeout=300)
+    g.check("kvm-exits -l io -n 500 >/dev/null", timeout=300)
     r = many(g, ["asictl -j stats kvm --per-cpu", "asictl -j exits",
                  "asictl -j exits --top 2 --class kvm", "asictl exits --top 3",
                  "asictl exits --top 2000", "asictl exits --class nosuch",
