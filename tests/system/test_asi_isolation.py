@@ -30,7 +30,8 @@ secret, and the freed page, still in RAM, is in no restricted space.
 
 Two VMs of one process (kvm-exits -v 2, VM i writes SECRET + i) have a
 restricted space each: each VM's secret is in its own space only, and the
-vCPU thread, which runs both VMs in turn, has its stack in one of them.
+vCPU thread, which runs both VMs in turn, has its stack in one of them at
+most.
 
 The scan checks itself: a sensitive kernel word with a known value
 (asi_s_test_data, 0x5ec12e7) is absent from the template, found there once
@@ -199,8 +200,10 @@ def test_vms_of_one_process_apart(guest):
         template = stacks("global")
         own = [stacks(f"kvm {pid} {vm}") - template for vm in (0, 1)]
         print(f"{guest.name}: stacks mapped: VM 0 {sorted(own[0])}, VM 1 {sorted(own[1])}")
-        # One thread ran both VMs: its stack is in the space it entered last.
-        assert len(own[0] | own[1]) == 1 and not own[0] & own[1], own
+        # One thread ran both VMs: its stack is in one space at most, the one
+        # it entered last, or in none once an ioctl of the other VM (reading
+        # the vCPU's stats after the run) took it out.
+        assert len(own[0] | own[1]) <= 1 and not own[0] & own[1], own
     finally:
         guest.run("kill $(cat /tmp/iso-c.pid) 2>/dev/null; sleep 1; true")
 
