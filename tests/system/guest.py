@@ -7,8 +7,9 @@ that carry a random id, so its output and exit status can be cut out of the
 console stream reliably; the markers are typed with an empty '' inside so
 that an echo of the typed line could never match them. The command runs in
 a subshell, so an `exit` in it ends only the subshell. A command that
-times out gets a Ctrl-C, and the console is brought back in step (or the
-guest stopped, so that the next user boots a fresh one).
+times out gets a Ctrl-C, the console is brought back in step and what the
+command left running is killed (or the guest stopped, so that the next
+user boots a fresh one).
 """
 
 import os
@@ -50,6 +51,7 @@ class Guest:
         self.boot_seconds = None
         self._dmesg_seen = 0
         self._console_seen = 0
+        self._reaping = False
 
     def console_tail(self, lines=40):
         try:
@@ -104,6 +106,8 @@ class Guest:
         except pexpect.TIMEOUT:
             tail = self.console_tail()
             what = self._interrupt()
+            if self.running() and not self._reaping:
+                what += self._reap()
             raise GuestError(f"{self.name}: '{cmd}' timed out after {timeout} s "
                              f"({what}); console tail:\n" + tail) from None
         except pexpect.EOF:
@@ -130,6 +134,34 @@ class Guest:
         except (pexpect.TIMEOUT, pexpect.EOF, OSError):
             self.stop()
             return "Ctrl-C did not end it: guest stopped"
+
+    def _reap(self):
+        """After an interrupted command: kill what it left running, so
+        that the next test does not meet it. Ctrl-C ends the command's
+        foreground jobs; its background jobs ignore SIGINT and, their
+        subshell gone, are children of init in the shell's session. Killed
+        in passes, as children of the killed become orphans in turn. What
+        will not die (a task stuck in the kernel) stops the guest."""
+        reap = ("for pass in 1 2 3 4 5 6; do left=; "
+                "for d in /proc/[0-9]*; do p=${d#/proc/}; "
+                "set -- $(sed 's/.*) //' $d/stat 2>/dev/null) x x x x; "
+                "[ $p != $$ ] && [ \"$1\" != Z ] && [ \"$2\" = 1 ] && "
+                "[ \"$4\" = $$ ] || continue; "
+                "left=\"$left $p:$(cat $d/comm)\"; kill -9 $p; done; "
+                "[ -z \"$left\" ] && break; echo \"reaped$left\"; sleep 1; done; "
+                "[ -z \"$left\" ]")
+        self._reaping = True
+        try:
+            status, out = self.run(reap, timeout=60)
+        except GuestError:
+            status, out = 1, "reaping timed out\n"
+        finally:
+            self._reaping = False
+        out = " ".join(out.split())
+        if status == 0:
+            return f", {out}" if out else ""
+        self.stop()
+        return f", left running: {out}; guest stopped"
 
     def check(self, cmd, timeout=120):
         """Run cmd, which must succeed; return its output."""

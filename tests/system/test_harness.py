@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """The console harness itself (guest.py): an `exit` in a command ends only
-its subshell, a timed-out command is interrupted and the console is back in
-step for the next one, background jobs and `wait %1` work inside the
-subshell, and a splat is reported once, to the test during which it
-appeared."""
+its subshell, a timed-out command is interrupted, what it left running is
+killed and the console is back in step for the next one, background jobs
+and `wait %1` work inside the subshell, and a splat is reported once, to
+the test during which it appeared."""
 
 import time
 
@@ -26,6 +26,16 @@ def test_timeout_interrupts_and_resyncs(guest):
     assert guest.check("echo in step").strip() == "in step"
     # The interrupted sleep is gone.
     assert "sleep 600" not in guest.check("ps -o args")
+
+
+def test_timeout_reaps_background_jobs(guest):
+    """A timed-out command's background jobs ignore Ctrl-C: they are killed,
+    and named in the error, before the next command runs."""
+    with pytest.raises(GuestError, match=r"reaped \d+:sleep"):
+        guest.run("sleep 601 & sleep 602 & wait", timeout=3)
+    assert guest.running()
+    args = guest.check("ps -o args")
+    assert "sleep 601" not in args and "sleep 602" not in args, args
 
 
 def test_jobs_in_the_subshell(guest):
