@@ -20,6 +20,7 @@ import pytest
 
 from conftest import BUILD
 from guest import Guest
+from exitloop import check_loops
 from test_boot import parse_exits
 
 STATS = "/sys/kernel/debug/asi/stats"
@@ -182,13 +183,13 @@ def test_kvm_sibling_stun(guest):
     assert pair, "the test VM has no SMT siblings (run-qemu.sh uses threads=2)"
     # io loops: each exit goes to userspace, so each leaves the space (CPUID
     # exits are handled restricted and hardly ever stun).
-    both = (f"taskset -c {pair[0]} kvm-exits -l io -n 20000 & "
-            f"taskset -c {pair[1]} kvm-exits -l io -n 20000; wait %1")
+    both = (f"taskset -c {pair[0]} kvm-exits -l io -n 20000 -t 120 & "
+            f"taskset -c {pair[1]} kvm-exits -l io -n 20000 -t 120; b=$?; wait %1 && [ $b = 0 ]")
     param = "/sys/module/kvm/parameters/asi_stun"
     assert guest.check(f"cat {param}").strip() == "Y"
 
     before = kvm_stats(guest)
-    out = guest.check(both, timeout=300)
+    out = check_loops(guest, both, timeout=300)
     on = kvm_stats(guest)
     rates_on = [float(x) for x in re.findall(r"vm_exits_per_sec=(\d+)", out)]
     stuns = on["stuns"] - before["stuns"]
@@ -203,7 +204,7 @@ def test_kvm_sibling_stun(guest):
 
     guest.check(f"echo 0 > {param}")
     try:
-        out = guest.check(both, timeout=300)
+        out = check_loops(guest, both, timeout=300)
         off = kvm_stats(guest)
     finally:
         guest.check(f"echo 1 > {param}")
@@ -226,7 +227,7 @@ def test_kvm_vm_churn(guest):
     if leaks:
         # Forget what was allocated before: only the churn's leaks count.
         guest.check(f"echo clear > {KMEMLEAK}")
-    r = parse_exits(guest.check("kvm-exits -l hlt -v 2 -r 500", timeout=600))
+    r = parse_exits(guest.check("kvm-exits -l hlt -v 2 -r 500 -t 60", timeout=600))
     assert int(r["hlt"]) == 2
     if "asi=on" in guest.cmdline.split():
         assert kvm_stats(guest)["instances"] == 0

@@ -242,8 +242,8 @@ def test_netlink_stun(helper):
     pair = siblings(guest)
     assert pair, "the test VM has no SMT siblings"
     # io loops leave the space on every exit (to userspace).
-    both = (f"taskset -c {pair[0]} kvm-exits -l io -n 5000 & "
-            f"taskset -c {pair[1]} kvm-exits -l io -n 5000; wait %1")
+    both = (f"taskset -c {pair[0]} kvm-exits -l io -n 5000 -t 120 & "
+            f"taskset -c {pair[1]} kvm-exits -l io -n 5000 -t 120; b=$?; wait %1 && [ $b = 0 ]")
     try:
         ok(nl(guest, [{"do": "stats-reset", "attrs": {"id": kid}}])[0])
         guest.check(both, timeout=300)
