@@ -28,6 +28,7 @@ void asictl_usage(FILE *fp)
 	      "  asictl mark list\n"
 	      "  asictl exits [--top N] [--class CLASS]\n"
 	      "  asictl monitor\n"
+	      "  asictl audit [global | CLASS PID [N]] [--summary]\n"
 	      "  asictl help\n"
 	      "  asictl OBJECT help\n"
 	      "\n"
@@ -59,6 +60,7 @@ void asictl_usage_topic(FILE *fp, const char *topic)
 		"asictl mark list",
 		"asictl exits [--top N] [--class CLASS]",
 		"asictl monitor",
+		"asictl audit [global | CLASS PID [N]] [--summary]",
 	};
 	size_t l = strlen(topic);
 	bool first = true;
@@ -275,6 +277,46 @@ static int parse_stats(struct cursor *c, struct asictl_args *a)
 	return 0;
 }
 
+/*
+ * audit [global | CLASS PID [N]] [--summary]: the space as the kernel's
+ * audit file takes it, the Nth (default 0) space of CLASS in process PID.
+ */
+static int parse_audit(struct cursor *c, struct asictl_args *a)
+{
+	const char *s, *words[3];
+	uint32_t pid, nth = 0;
+	int n = 0;
+
+	c->ctx = "audit";
+	a->op = ASICTL_OP_AUDIT;
+	while ((s = next(c))) {
+		if (!strcmp(s, "--summary"))
+			a->summary = true;
+		else if (s[0] == '-' || !*s || n == 3)
+			return unexpected(c, s);
+		else
+			words[n++] = s;
+	}
+	if (!n || (n == 1 && !strcmp(words[0], "global"))) {
+		strcpy(a->space, "global");
+		return 0;
+	}
+	if (n == 1)
+		return usage_err(c->err, "audit: missing PID after class '%s'",
+				 words[0]);
+	if (strcspn(words[0], " \t\n") != strlen(words[0]) ||
+	    strlen(words[0]) >= 32)
+		return usage_err(c->err, "audit: bad class name '%s'", words[0]);
+	if (get_u32(c->err, c->ctx, "PID", words[1], &pid))
+		return ASICTL_EXIT_USAGE;
+	if (!pid)
+		return usage_err(c->err, "audit: PID must not be 0");
+	if (n == 3 && get_u32(c->err, c->ctx, "N", words[2], &nth))
+		return ASICTL_EXIT_USAGE;
+	snprintf(a->space, sizeof(a->space), "%s %u %u", words[0], pid, nth);
+	return 0;
+}
+
 static int parse_stun(struct cursor *c, struct asictl_args *a)
 {
 	const char *cmd = next(c);
@@ -407,6 +449,7 @@ static bool is_object(const char *s)
 {
 	static const char *const objects[] = {
 		"status", "class", "stats", "stun", "mark", "exits", "monitor",
+		"audit",
 	};
 	unsigned int i;
 
@@ -462,7 +505,7 @@ int asictl_parse_args(int argc, char **argv, struct asictl_args *a, FILE *err)
 
 	obj = next(&c);
 	if (!obj)
-		return usage_err(err, "missing object (status, class, stats, stun, mark, exits, monitor, help)");
+		return usage_err(err, "missing object (status, class, stats, stun, mark, exits, monitor, audit, help)");
 	c.ctx = obj;
 	/* OBJECT help: that object's usage. */
 	if (c.i < c.n && !strcmp(c.v[c.i], "help") && is_object(obj)) {
@@ -490,8 +533,10 @@ int asictl_parse_args(int argc, char **argv, struct asictl_args *a, FILE *err)
 	}
 	if (!strcmp(obj, "monitor"))
 		return no_more(&c, a, ASICTL_OP_MONITOR);
+	if (!strcmp(obj, "audit"))
+		return parse_audit(&c, a);
 	if (obj[0] == '-')
 		return usage_err(err, "unknown option '%s'", obj);
-	return usage_err(err, "unknown object '%s' (status, class, stats, stun, mark, exits, monitor, help)",
+	return usage_err(err, "unknown object '%s' (status, class, stats, stun, mark, exits, monitor, audit, help)",
 			 obj);
 }

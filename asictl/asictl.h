@@ -53,6 +53,7 @@ enum asictl_op {
 	ASICTL_OP_MARK_LIST,
 	ASICTL_OP_EXITS,
 	ASICTL_OP_MONITOR,
+	ASICTL_OP_AUDIT,
 };
 
 /* A class named on the command line: a name, or a number for its id. */
@@ -74,6 +75,8 @@ struct asictl_args {
 	uint32_t mark_id;	/* mark del ID */
 	uint32_t top;		/* exits --top N; 0 when not given */
 	const char *topic;	/* OBJECT help: the object; NULL for all */
+	char space[64];		/* audit: "global", or "CLASS PID N" */
+	bool summary;		/* audit --summary */
 };
 
 int asictl_parse_args(int argc, char **argv, struct asictl_args *a, FILE *err);
@@ -278,5 +281,38 @@ int asictl_render_event(struct asictl_out *o, const struct nlmsghdr *nlh,
 /* ---- cmds.c ---- */
 
 int asictl_run(const struct asictl_args *a, FILE *out, FILE *err);
+
+/* ---- audit.c ---- */
+
+/* Where the kernel lists what a restricted space maps, by owner. */
+#define ASICTL_AUDIT_PATH "/sys/kernel/debug/asi/audit"
+
+struct asictl_audit_range {
+	uint64_t start, end, bytes;
+	char kind[16];
+	char *owner;
+};
+
+struct asictl_audit_total {
+	char kind[16];
+	uint64_t bytes;
+	char *reason;
+};
+
+struct asictl_audit {
+	struct asictl_audit_range *ranges;
+	size_t nranges;
+	struct asictl_audit_total *totals;
+	size_t ntotals;
+	uint64_t all;
+	bool has_all;
+};
+
+int asictl_parse_audit(const char *text, struct asictl_audit *au,
+		       struct asictl_err *e);
+void asictl_audit_free(struct asictl_audit *au);
+uint64_t asictl_audit_bytes(const struct asictl_audit *au, const char *kind);
+void asictl_render_audit(struct asictl_out *o, const char *space,
+			 const struct asictl_audit *au, bool summary);
 
 #endif /* ASICTL_H */

@@ -5,9 +5,11 @@
  * the operation they belong to; the return value is the exit code.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "asictl.h"
 
@@ -352,6 +354,94 @@ static int cmd_monitor(struct run *r)
 	return 0;
 }
 
+/* ---- audit: debugfs, not netlink (a walk of page tables, for root) ---- */
+
+static int audit_fail(struct run *r, int err, bool kernel, const char *fmt,
+		      const char *arg)
+{
+	struct asictl_err *e = &r->nl.err;
+
+	asictl_err_set(e, -err, fmt, arg);
+	e->kernel = kernel;
+	asictl_err_print(r->err, r->what, e);
+	if (err == ENOENT && !kernel)
+		return ASICTL_EXIT_DISABLED;
+	return asictl_err_exit(e);
+}
+
+/* Why the kernel refused a space: asi_parse_space() and the walk. */
+static const char *audit_refusal(int err)
+{
+	switch (err) {
+	case ESRCH:
+		return "no such process";
+	case ENOENT:
+		return "no such class, or the process has no space of it";
+	case EINVAL:
+		return "not a space: global, or CLASS PID N";
+	default:
+		return "";
+	}
+}
+
+static int cmd_audit(struct run *r)
+{
+	const char *space = r->a->space;
+	size_t len = 0, size = 0;
+	struct asictl_audit au;
+	char *text = NULL;
+	int fd, rc;
+
+	snprintf(r->what, sizeof(r->what), "audit of %s", space);
+	fd = open(ASICTL_AUDIT_PATH, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return audit_fail(r, errno, false, "%s (needs debugfs mounted "
+				  "and ASI on)", ASICTL_AUDIT_PATH);
+	if (write(fd, space, strlen(space)) < 0) {
+		rc = errno;
+		close(fd);
+		return audit_fail(r, rc, true, "%s", audit_refusal(rc));
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (size - len < 4096) {
+			char *p = realloc(text, size ? 2 * size : 65536);
+
+			if (!p) {
+				rc = audit_fail(r, ENOMEM, false, "%s", "");
+				goto out;
+			}
+			text = p;
+			size = size ? 2 * size : 65536;
+		}
+		n = read(fd, text + len, size - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = errno;
+			rc = audit_fail(r, rc, true, "%s", audit_refusal(rc));
+			goto out;
+		}
+		if (!n)
+			break;
+		len += n;
+	}
+	text[len] = '\0';
+	if (asictl_parse_audit(text, &au, &r->nl.err)) {
+		asictl_err_print(r->err, r->what, &r->nl.err);
+		rc = ASICTL_EXIT_SYSTEM;
+		goto out;
+	}
+	asictl_render_audit(&r->o, space, &au, r->a->summary);
+	asictl_audit_free(&au);
+	rc = 0;
+out:
+	free(text);
+	close(fd);
+	return rc;
+}
+
 int asictl_run(const struct asictl_args *a, FILE *out, FILE *err)
 {
 	struct run *r;
@@ -392,6 +482,10 @@ int asictl_run(const struct asictl_args *a, FILE *out, FILE *err)
 		}
 	}
 	out_init(&r->o, r->mem ? r->mem : out, a->json, a->pretty);
+	if (a->op == ASICTL_OP_AUDIT) {
+		rc = cmd_audit(r);
+		goto out;
+	}
 	snprintf(r->what, sizeof(r->what), "family lookup");
 	if (asictl_nl_open(&r->nl)) {
 		rc = fail(r);

@@ -80,6 +80,11 @@ static const struct good goods[] = {
 	{ "exits --class 1 --top 1024", { .op = ASICTL_OP_EXITS, .top = 1024, .class = CLASS_ID("1", 1) } },
 	{ "monitor", { .op = ASICTL_OP_MONITOR } },
 	{ "-j monitor", { .op = ASICTL_OP_MONITOR, .json = true } },
+	{ "audit", { .op = ASICTL_OP_AUDIT, .space = "global" } },
+	{ "audit global --summary", { .op = ASICTL_OP_AUDIT, .space = "global", .summary = true } },
+	{ "-j audit kvm 123", { .op = ASICTL_OP_AUDIT, .json = true, .space = "kvm 123 0" } },
+	{ "audit --summary kvm 0x10 2", { .op = ASICTL_OP_AUDIT, .space = "kvm 16 2", .summary = true } },
+	{ "audit help", { .op = ASICTL_OP_HELP, .topic = "audit" } },
 };
 
 struct bad {
@@ -133,6 +138,14 @@ static const struct bad bads[] = {
 	{ "monitor now", "monitor: unexpected argument 'now'" },
 	{ "mark help now", "mark: unexpected argument 'now'" },
 	{ "exits help --top 3", "exits: unknown option '--top'" },
+	{ "audit kvm", "audit: missing PID after class 'kvm'" },
+	{ "audit kvm abc", "audit: PID 'abc' is not a number" },
+	{ "audit kvm 0", "audit: PID must not be 0" },
+	{ "audit kvm 1 -1", "audit: unknown option '-1'" },
+	{ "audit kvm 1 x", "audit: N 'x' is not a number" },
+	{ "audit kvm 1 2 3", "audit: unexpected argument '3'" },
+	{ "audit --all", "audit: unknown option '--all'" },
+	{ "audit aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa 1", "audit: bad class name" },
 };
 
 static int split(char *s, char **argv, int max)
@@ -198,6 +211,8 @@ static void test_good(void **state)
 	assert_true(a.len == g->want.len);
 	same_str("name", a.name, g->want.name);
 	assert_int_equal(a.mark_id, g->want.mark_id);
+	assert_string_equal(a.space, g->want.space);
+	assert_int_equal(a.summary, g->want.summary);
 	assert_int_equal(a.top, g->want.top);
 	same_str("topic", a.topic, g->want.topic);
 	free(err);
