@@ -307,12 +307,15 @@ static int parse_audit(struct cursor *c, struct asictl_args *a)
 	if (strcspn(words[0], " \t\n") != strlen(words[0]) ||
 	    strlen(words[0]) >= 32)
 		return usage_err(c->err, "audit: bad class name '%s'", words[0]);
+	/* The kernel parses both as int. */
 	if (get_u32(c->err, c->ctx, "PID", words[1], &pid))
 		return ASICTL_EXIT_USAGE;
-	if (!pid)
-		return usage_err(c->err, "audit: PID must not be 0");
+	if (!pid || pid > INT32_MAX)
+		return usage_err(c->err, "audit: PID must be 1 to %d", INT32_MAX);
 	if (n == 3 && get_u32(c->err, c->ctx, "N", words[2], &nth))
 		return ASICTL_EXIT_USAGE;
+	if (nth > INT32_MAX)
+		return usage_err(c->err, "audit: N must be at most %d", INT32_MAX);
 	snprintf(a->space, sizeof(a->space), "%s %u %u", words[0], pid, nth);
 	return 0;
 }

@@ -369,6 +369,12 @@ static int audit_fail(struct run *r, int err, bool kernel, const char *fmt,
 	return asictl_err_exit(e);
 }
 
+/* The kernel's answers about the space itself; others are system errors. */
+static bool audit_refused(int err)
+{
+	return err == ESRCH || err == ENOENT || err == EINVAL;
+}
+
 /* Why the kernel refused a space: asi_parse_space() and the walk. */
 static const char *audit_refusal(int err)
 {
@@ -395,12 +401,14 @@ static int cmd_audit(struct run *r)
 	snprintf(r->what, sizeof(r->what), "audit of %s", space);
 	fd = open(ASICTL_AUDIT_PATH, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
-		return audit_fail(r, errno, false, "%s (needs debugfs mounted "
-				  "and ASI on)", ASICTL_AUDIT_PATH);
+		return audit_fail(r, errno, false, errno == ENOENT ?
+				  "%s (needs debugfs mounted and ASI on)" :
+				  "%s", ASICTL_AUDIT_PATH);
 	if (write(fd, space, strlen(space)) < 0) {
 		rc = errno;
 		close(fd);
-		return audit_fail(r, rc, true, "%s", audit_refusal(rc));
+		return audit_fail(r, rc, audit_refused(rc), "%s",
+				  audit_refusal(rc));
 	}
 	for (;;) {
 		ssize_t n;
@@ -420,7 +428,8 @@ static int cmd_audit(struct run *r)
 			continue;
 		if (n < 0) {
 			rc = errno;
-			rc = audit_fail(r, rc, true, "%s", audit_refusal(rc));
+			rc = audit_fail(r, rc, audit_refused(rc), "%s",
+					audit_refusal(rc));
 			goto out;
 		}
 		if (!n)

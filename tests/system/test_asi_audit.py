@@ -3,17 +3,19 @@
 byte the global template and each VM's restricted space map, by owner.
 
 Three kvm-exits processes hold their VMs (-w): two with one VM each, one
-with two VMs (-v 2). The template's audit attributes every range to an
-owner and holds nothing of a process or VM: no local memory, no user
-memory, no stack of a VM's thread ("foreign" would name any of these).
-Each VM's space holds its own VM's state (local) and guest memory (user),
-nothing foreign, and of task stacks only those of its own process's
-threads; the vCPU thread that runs both VMs of one process has its stack
-in one of their spaces at most. The ranges add up to the totals.
+with two VMs (-v 2). Every range of the template and of each VM's space
+has an owner the audit can name (nothing "other"), and none is
+"foreign" (another domain's local memory, a user task's stack outside
+its own domain, user memory in the template). The template maps code,
+data, the entry area, slab caches and vmalloc areas (the IRQ stacks),
+and no stack of a VM's thread. Each VM's space maps its own VM's state
+(local) and guest memory (user), and of user tasks' stacks only those of
+its own process's threads; the vCPU thread that runs both VMs of one
+process has its stack in one of their spaces at most.
 
-Whether the audit can see a leak at all is for KUnit
-(asi_ns_test_audit_owner: another domain's page, a user task's stack and
-user memory in the template are foreign).
+Whether the audit can call something foreign at all is for KUnit
+(asi_ns_test_audit_owner: another domain's page, local cache object and
+local vmalloc area, and user memory in the template, are foreign).
 """
 
 import json
@@ -39,12 +41,11 @@ def stacks(report, kind=None):
             and (m := re.match(r"stack (\d+) ", r["owner"]))}
 
 
-def check_adds_up(name, report):
-    by_kind = kinds(report)
-    assert sum(r["bytes"] for r in report["ranges"]) == report["bytes"], name
-    assert sum(by_kind.values()) == report["bytes"], name
-    foreign = [r for r in report["ranges"] if r["kind"] == "foreign"]
-    assert not foreign, f"{name} maps another context's data: {foreign[:20]}"
+def check_attributed(name, report):
+    """Every range has an owner, none of them another context."""
+    for kind in ("foreign", "other"):
+        ranges = [r for r in report["ranges"] if r["kind"] == kind]
+        assert not ranges, f"{name} maps {kind} ranges: {ranges[:20]}"
 
 
 def test_audit(guest):
@@ -66,11 +67,10 @@ def test_audit(guest):
                    for k, pid in pids.items()}
 
         template = audit(guest)
-        check_adds_up("the template", template)
+        check_attributed("the template", template)
         t = kinds(template)
         for kind in ("text", "data", "entry", "slab", "vmalloc"):
             assert t.get(kind, 0) > 0, (kind, t)
-        assert "local" not in t and "user" not in t, t
         vm_threads = set().union(*threads.values())
         assert not stacks(template) & vm_threads, stacks(template) & vm_threads
         print(f"\n{guest.name}: template: {template['bytes']} bytes: "
@@ -80,7 +80,7 @@ def test_audit(guest):
         for k, nth in spaces:
             name = f"kvm {pids[k]} {nth}"
             report = audit(guest, name)
-            check_adds_up(name, report)
+            check_attributed(name, report)
             v = kinds(report)
             assert v.get("local", 0) > 0 and v.get("user", 0) > 0, (name, v)
             # Kernel threads' stacks come with the template; a user task's

@@ -98,6 +98,8 @@ static void test_parse_bad(void **state)
 	bad("total all 4096 more\n", "unexpected audit line 1");
 	bad("total page x global\ntotal all 0\n", "unexpected audit line 1");
 	bad("total all -1\n", "unexpected audit line 1");
+	bad("0000000000001000-0000000000002000 4096 page \ntotal all 4096\n",
+	    "unexpected audit line 1");
 }
 
 static char *run_render(bool json, bool summary)
