@@ -17,9 +17,10 @@ not be readable from another VM's space.
 
 An unrelated process (guest-bin/plant.py) plants canaries where a
 process's data lives in the kernel: a page-cache page, a pipe buffer, an
-anonymous page, a key's payload, and its kernel stack (poll() keeps the
-copied pollfd array there while it sleeps). Each is in RAM (the scan of
-all RAM finds it) and in no restricted space.
+anonymous page, a key's payload, its kernel stack (poll() keeps the
+copied pollfd array there while it sleeps) and its task_struct (the GS
+base the kernel saves there). Each is in RAM (the scan of all RAM finds
+it) and in no restricted space.
 
 Guest memory: kvm-exits keeps each VM's secret in the page its guest runs
 from too. KVM maps that page into the VM's own space when the guest
@@ -81,7 +82,8 @@ def test_other_process_data_in_no_space(guest):
                           timeout=180)
         canaries = {m.group(1): int(m.group(2), 16)
                     for m in re.finditer(r"^canary (\w+) (0x[0-9a-f]+)$", out, re.M)}
-        assert set(canaries) == {"page_cache", "pipe", "anon", "key", "stack"}, out
+        assert set(canaries) == {"page_cache", "pipe", "anon", "key", "stack",
+                                 "task"}, out
         pids = [int(guest.check(f"cat /tmp/pl-{k}.pid").strip()) for k in SECRETS]
         spaces = ["global"] + [f"kvm {pid}" for pid in pids]
         for name, value in canaries.items():

@@ -14,6 +14,9 @@ Each canary is one 64-bit little-endian word at an 8-byte aligned place:
               (fd, events, revents) and is ignored for a negative fd, with
               revents set to 0, so this canary is 0x0000EEEEFFFFFFFF with
               the fd FFFFFFFF negative: taken from BASE's low bits
+  task        BASE+5 cut to a user address, this thread's GS base
+              (arch_prctl(ARCH_SET_GS); glibc uses FS, not GS): the kernel
+              keeps it in the task_struct while the task sleeps
 
 Prints one "canary NAME 0xVALUE" line per canary, then "planted PID", and
 sleeps in that poll() until killed. Exit status 1 if a canary cannot be
@@ -27,6 +30,8 @@ import struct
 import sys
 
 SYS_ADD_KEY = 248                # x86_64
+SYS_ARCH_PRCTL = 158
+ARCH_SET_GS = 0x1001
 KEY_SPEC_PROCESS_KEYRING = -2
 
 
@@ -58,6 +63,12 @@ def main():
                        len(payload), KEY_SPEC_PROCESS_KEYRING)
     if key < 0:
         print(f"plant: add_key: {os.strerror(ctypes.get_errno())}", file=sys.stderr)
+        return 1
+
+    canaries["task"] = (base + 5) & 0x3FFFFFFFFFFF
+    if libc.syscall(ctypes.c_long(SYS_ARCH_PRCTL), ctypes.c_long(ARCH_SET_GS),
+                    ctypes.c_ulong(canaries["task"])) < 0:
+        print(f"plant: arch_prctl: {os.strerror(ctypes.get_errno())}", file=sys.stderr)
         return 1
 
     fd = -(0x40000000 | (base & 0x3FFFFFFF))
