@@ -10,8 +10,10 @@ its own domain, user memory in the template). The template maps code,
 data, the entry area, slab caches and vmalloc areas (the IRQ stacks),
 and no stack of a VM's thread. Each VM's space maps its own VM's state
 (local) and guest memory (user), and of user tasks' stacks only those of
-its own process's threads; the vCPU thread that runs both VMs of one
-process has its stack in one of their spaces at most.
+its own process's threads, with their task_structs (no user task's
+task_struct is in the template); the vCPU thread that runs both VMs of
+one process has its stack and task_struct in one of their spaces at
+most.
 
 Whether the audit can call something foreign at all is for KUnit
 (asi_ns_test_audit_owner: another domain's page, local cache object and
@@ -34,11 +36,12 @@ def kinds(report):
     return {t["kind"]: t["bytes"] for t in report["totals"]}
 
 
-def stacks(report, kind=None):
-    """PIDs of the task stacks a space maps (of one kind)."""
+def stacks(report, kind=None, what="stack"):
+    """PIDs of the task stacks (or user task_structs) a space maps (of one
+    kind)."""
     return {int(m.group(1)) for r in report["ranges"]
             if (kind is None or r["kind"] == kind)
-            and (m := re.match(r"stack (\d+) ", r["owner"]))}
+            and (m := re.match(what + r" (\d+) ", r["owner"]))}
 
 
 def check_attributed(name, report):
@@ -73,6 +76,9 @@ def test_audit(guest):
             assert t.get(kind, 0) > 0, (kind, t)
         vm_threads = set().union(*threads.values())
         assert not stacks(template) & vm_threads, stacks(template) & vm_threads
+        # User tasks' task_structs are in no one's template.
+        assert not stacks(template, what="task_struct"), \
+            stacks(template, what="task_struct")
         print(f"\n{guest.name}: template: {template['bytes']} bytes: "
               + ", ".join(f"{k} {v}" for k, v in t.items()))
 
@@ -87,11 +93,19 @@ def test_audit(guest):
             # only with its own domain.
             user_stacks = stacks(report, "local")
             assert user_stacks <= threads[k], (name, user_stacks, threads[k])
+            # The vCPU thread's task_struct comes with its stack. "two"'s
+            # thread makes ioctls for both VMs after their runs, and may be
+            # in neither space then (asi_leave_other_domain()).
+            tasks = stacks(report, what="task_struct")
+            assert tasks == user_stacks, (name, tasks, user_stacks)
+            assert tasks or k == "two", (name, v)
             if nth == 0:
                 print(f"{guest.name}: {name}: {report['bytes']} bytes: "
                       + ", ".join(f"{kk} {vv}" for kk, vv in v.items()))
-        both = [stacks(audit(guest, f"kvm {pids['two']} {n}")) & threads["two"]
-                for n in (0, 1)]
+        two = [audit(guest, f"kvm {pids['two']} {n}") for n in (0, 1)]
+        both = [stacks(r) & threads["two"] for r in two]
+        assert not both[0] & both[1], both
+        both = [stacks(r, what="task_struct") for r in two]
         assert not both[0] & both[1], both
 
         # Bad spaces are refused with the kernel's reason and exit 2.
