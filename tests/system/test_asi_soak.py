@@ -104,7 +104,7 @@ def test_soak(soak):
             f"( n=0; off=0; while [ $(date +%s) -lt $end ]; do "
             f"if out=$(taskset -c {cpu} kvm-exits -l {loop} -n 3000 -r 3 -t 60 2>&1); "
             f"then n=$((n+1)); else case \"$out\" in *kvm-exits*) "
-            f"echo SOAKLOOP {loop}: $out ;; *) off=$((off+1)); sleep 0.2 ;; esac; fi; "
+            f"echo SOAKLOOP cpu{cpu} {loop}: $out ;; *) off=$((off+1)); sleep 0.2 ;; esac; fi; "
             f"done; echo runs cpu{cpu} {loop} $n offline $off; echo {loop} >> /tmp/soak-done ) "
             f"> /tmp/soak-cpu{cpu}.out 2>&1 &")
     # stress-ng's own --timeout needs POSIX timers, which the test kernel
@@ -147,13 +147,16 @@ def test_soak(soak):
     out += g.check("cat /tmp/soak-*.out")
     print(f"\nasi-soak: {secs} s:\n{out}")
     assert "SOAKFAIL" not in out, out
-    wrong = [m.group(2) for m in re.finditer(r"^SOAKLOOP (\S+): (.*)$", out, re.M)]
-    broken = [w for w in wrong if not guest_went_wrong(w)]
+    wrong = [(int(m.group(1)), m.group(2))
+             for m in re.finditer(r"^SOAKLOOP cpu(\d+) \S+: (.*)$", out, re.M)]
+    broken = [w for _, w in wrong if not guest_went_wrong(w)]
     assert not broken, broken
     runs = 0
     for cpu, loop in enumerate(loops):
         m = re.search(rf"^runs cpu{cpu} {loop} (\d+) offline \d+$", out, re.M)
-        assert m and int(m.group(1)) >= 1, out
+        # Every CPU ran its loop: correctly, or into a guest that TCG
+        # corrupted, which can take the whole of a short soak (-t 60).
+        assert m and int(m.group(1)) + sum(c == cpu for c, _ in wrong) >= 1, out
         runs += int(m.group(1))
     print(f"asi-soak: exit loop runs {runs} correct, {len(wrong)} whose "
           f"guest went wrong (TCG)")
