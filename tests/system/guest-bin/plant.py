@@ -17,12 +17,6 @@ Each canary is one 64-bit little-endian word at an 8-byte aligned place:
   task        BASE+5 cut to a user address, this thread's GS base
               (arch_prctl(ARCH_SET_GS); glibc uses FS, not GS): the kernel
               keeps it in the task_struct while the task sleeps
-  irq_stack   a child sends ICMP echo requests to 127.0.0.1 back to back
-              (identifier and sequence from BASE's top 32 bits); the NET_RX
-              softirq answers each and icmp_echo() keeps the request's
-              header, type changed to reply and checksum zeroed, in a
-              local: these 8 bytes are left on the stack softirqs run on,
-              the IRQ stack of the CPU that sent (or ksoftirqd's)
 
 Prints one "canary NAME 0xVALUE" line per canary, then "planted PID", and
 sleeps in that poll() until killed. Exit status 1 if a canary cannot be
@@ -30,10 +24,8 @@ planted.
 """
 
 import ctypes
-import fcntl
 import mmap
 import os
-import socket
 import struct
 import sys
 
@@ -41,47 +33,6 @@ SYS_ADD_KEY = 248                # x86_64
 SYS_ARCH_PRCTL = 158
 ARCH_SET_GS = 0x1001
 KEY_SPEC_PROCESS_KEYRING = -2
-
-
-SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
-
-
-def loopback_up():
-    with socket.socket() as s:
-        ifr = fcntl.ioctl(s, SIOCGIFFLAGS, struct.pack("16sH14x", b"lo", 0))
-        flags = struct.unpack("16sH14x", ifr)[1]
-        fcntl.ioctl(s, SIOCSIFFLAGS, struct.pack("16sH14x", b"lo", flags | IFF_UP))
-
-
-def inet_checksum(data):
-    total = sum(struct.unpack(f"!{len(data) // 2}H", data))
-    while total >> 16:
-        total = (total & 0xFFFF) + (total >> 16)
-    return ~total & 0xFFFF
-
-
-def echo_request(base):
-    """(request packet, the 64-bit word of its header turned reply)."""
-    ident, seq = (base >> 48) & 0xFFFF, (base >> 32) & 0xFFFF
-    payload = b"plant-canary-irq"
-    csum = inet_checksum(struct.pack("!BBHHH", 8, 0, 0, ident, seq) + payload)
-    packet = struct.pack("!BBHHH", 8, 0, csum, ident, seq) + payload
-    # icmp_reply() zeroes the checksum of its copy before it computes one.
-    reply = struct.pack("!BBHHH", 0, 0, 0, ident, seq)
-    return packet, int.from_bytes(reply, "little")
-
-
-def send_echoes(packet, parent):
-    """In a child: ping 127.0.0.1 while the parent lives, drop the replies."""
-    with socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP) as s:
-        s.setblocking(False)
-        while os.getppid() == parent:
-            s.sendto(packet, ("127.0.0.1", 0))
-            try:
-                while s.recv(256):
-                    pass
-            except BlockingIOError:
-                pass
 
 
 class PollFd(ctypes.Structure):
@@ -119,13 +70,6 @@ def main():
                     ctypes.c_ulong(canaries["task"])) < 0:
         print(f"plant: arch_prctl: {os.strerror(ctypes.get_errno())}", file=sys.stderr)
         return 1
-
-    loopback_up()
-    packet, canaries["irq_stack"] = echo_request(base)
-    parent = os.getpid()
-    if os.fork() == 0:
-        send_echoes(packet, parent)
-        os._exit(0)
 
     fd = -(0x40000000 | (base & 0x3FFFFFFF))
     events = (base >> 30) & 0x7FFF
