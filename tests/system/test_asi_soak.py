@@ -2,15 +2,21 @@
 """Soak: everything at once for a while, then the books must balance.
 
 One boot, asi=on, 4 vCPUs in two SMT pairs. For ASI_SOAK_SECONDS (45 in
-`make test`, 600 with `make soak`): a KVM exit loop per vCPU (io-kernel
-on CPU 0 and 2, cpuid, mmio; VMs created and destroyed over and over,
-each run given a minute), stress-ng (vm, mmap, fork, switch), mark
-add/delete and stun off/on churn through netlink, and CPU 1 and 3 going
-offline and online. Afterwards, at rest: no splat; every exit loop run
-correct, but for the few whose guest nested SVM under TCG corrupts
-(guest_went_wrong()); on every CPU the kvm class's enters equal its exits
+`make test`, 600 with `make soak`): a KVM exit loop per vCPU (io-kernel,
+cpuid, io with an exit to userspace each time, mmio; VMs created and
+destroyed over and over, each run given a minute), stress-ng (vm, mmap,
+fork, switch), mark add/delete and stun off/on churn through netlink, and
+CPU 1 and 3 going offline and online. Afterwards, at rest: no splat; every
+exit loop run correct; on every CPU the kvm class's enters equal its exits
 (no CPU is restricted at rest); no instance or mark left; the
 non-sensitive mappings back to their start.
+
+The nested guests run on shadow paging (kvm_amd.npt=0). With nested
+paging, QEMU's TCG now and then takes a #VMEXIT for a nested page fault on
+the host's own page walk right after a #VMEXIT: in host mode, so it stores
+the host's registers as the guest's (RIP after the host's VMRUN), and the
+guest runs off. Measured with asi=off: 2 of about 380 runs with nested
+paging, 0 of 615 with shadow paging (README, Known problems).
 """
 
 import json
@@ -23,7 +29,6 @@ from conftest import BUILD
 from guest import Guest, GuestError
 import guest_bin
 import test_asi_netlink as asinl
-from exitloop import guest_went_wrong
 
 # make test runs the soak for 45 s, make soak for 600 s (README).
 SECONDS = int(os.environ.get("ASI_SOAK_SECONDS", "45"))
@@ -31,12 +36,14 @@ SECONDS = int(os.environ.get("ASI_SOAK_SECONDS", "45"))
 CHURN = "churn.py"
 @pytest.fixture(scope="module")
 def soak():
-    g = Guest(BUILD, "asi-soak", "asi=on")     # 4 vCPUs, 2 SMT pairs
+    # 4 vCPUs, 2 SMT pairs; shadow paging for the nested guests (above).
+    g = Guest(BUILD, "asi-soak", "asi=on kvm_amd.npt=0")
     try:
         g.start()
     except GuestError as e:
         pytest.fail(str(e), pytrace=False)
     try:
+        assert g.check("cat /sys/module/kvm_amd/parameters/npt").strip() == "N"
         guest_bin.installed(g, asinl.PROGRAM, CHURN)
     except BaseException:
         g.stop()
@@ -89,11 +96,7 @@ def test_soak(soak):
     g = soak
     st0, _, _ = state(g)
     secs = SECONDS
-    # No "io" loop (an exit to userspace each time): under minutes of
-    # stress-ng its real-mode guest goes wrong (extra I/O exits, then a
-    # shutdown) in a few runs per hundred, with asi=off as with asi=on, so
-    # it is TCG's nested SVM and not ASI (README, Known problems).
-    loops = ["io-kernel", "cpuid", "io-kernel", "mmio"]
+    loops = ["io-kernel", "cpuid", "io", "mmio"]
     script = [f"end=$(( $(date +%s) + {secs} )); rm -f /tmp/soak-done"]
     for cpu, loop in enumerate(loops):
         # Pinned to its CPU; taskset itself fails while that CPU is
@@ -147,20 +150,14 @@ def test_soak(soak):
     out += g.check("cat /tmp/soak-*.out")
     print(f"\nasi-soak: {secs} s:\n{out}")
     assert "SOAKFAIL" not in out, out
-    wrong = [(int(m.group(1)), m.group(2))
-             for m in re.finditer(r"^SOAKLOOP cpu(\d+) \S+: (.*)$", out, re.M)]
-    broken = [w for _, w in wrong if not guest_went_wrong(w)]
-    assert not broken, broken
+    wrong = re.findall(r"^SOAKLOOP cpu\d+ \S+: .*$", out, re.M)
+    assert not wrong, wrong
     runs = 0
     for cpu, loop in enumerate(loops):
         m = re.search(rf"^runs cpu{cpu} {loop} (\d+) offline \d+$", out, re.M)
-        # Every CPU ran its loop: correctly, or into a guest that TCG
-        # corrupted, which can take the whole of a short soak (-t 60).
-        assert m and int(m.group(1)) + sum(c == cpu for c, _ in wrong) >= 1, out
+        assert m and int(m.group(1)) >= 1, out     # every CPU ran its loop
         runs += int(m.group(1))
-    print(f"asi-soak: exit loop runs {runs} correct, {len(wrong)} whose "
-          f"guest went wrong (TCG)")
-    assert len(wrong) <= max(2, runs // 10), wrong
+    print(f"asi-soak: exit loop runs {runs}, all correct")
     assert re.search(r"^churn: marks [1-9]", out, re.M), out
     assert re.search(r"^hotplug cycles [1-9]", out, re.M), out
     assert re.search(r"stress-ng: info: .*dispatching hogs", out), out
