@@ -22,6 +22,11 @@ copied pollfd array there while it sleeps) and its task_struct (the GS
 base the kernel saves there). Each is in RAM (the scan of all RAM finds
 it) and in no restricted space.
 
+A process that spins in user mode with a known value in four registers
+has them saved at each interrupt on the CPU's entry stack, in the
+cpu_entry_area that every space maps, and then on its own kernel stack:
+they are in RAM and not in the template.
+
 Guest memory: kvm-exits keeps each VM's secret in the page its guest runs
 from too. KVM maps that page into the VM's own space when the guest
 faults it in (a user-half address there) and unmaps it when the VMM frees
@@ -97,6 +102,33 @@ def test_other_process_data_in_no_space(guest):
     finally:
         guest.run("kill $(cat /tmp/plant.pid /tmp/pl-a.pid /tmp/pl-b.pid) 2>/dev/null; "
                   "sleep 1; rm -f /tmp/plant-canary; true")
+
+
+SPIN_VALUE = 0x5EC2E7E5E5E5E5E5
+
+
+def test_user_registers_in_no_space(guest):
+    """A process's registers, which every interrupt from user mode saves on
+    the CPU's entry stack before moving them to the process's kernel stack,
+    are in no restricted space. The control: they are in RAM (that kernel
+    stack, as the process is interrupted again and again)."""
+    if "asi=on" not in guest.cmdline.split():
+        pytest.skip("restricted spaces exist with asi=on only")
+    guest_bin.installed(guest, "regs_spin.py")
+    guest.check(f"taskset -c 1 {guest_bin.PY} {guest_bin.path('regs_spin.py')} "
+                f"{SPIN_VALUE:#x} > /tmp/spin.out 2>&1 & echo $! > /tmp/spin.pid")
+    try:
+        out = guest.check("for i in $(seq 60); do grep -q spinning /tmp/spin.out && "
+                          "break; sleep 1; done; sleep 1; cat /tmp/spin.out", timeout=120)
+        assert "spinning" in out, out
+        in_ram, _ = find(guest, SPIN_VALUE, "ram")
+        hits, lines = find(guest, SPIN_VALUE, "global")
+        print(f"{guest.name}: user registers {SPIN_VALUE:#x}: {in_ram} hits in RAM, "
+              f"{hits} in the template")
+        assert in_ram > 0, "the spinning process's registers are not in RAM"
+        assert hits == 0, f"user registers in the template: {lines}"
+    finally:
+        guest.run("kill $(cat /tmp/spin.pid) 2>/dev/null; true")
 
 
 def test_find_checks_itself(guest):
