@@ -107,28 +107,31 @@ def test_other_process_data_in_no_space(guest):
 SPIN_VALUE = 0x5EC2E7E5E5E5E5E5
 
 
-def test_user_registers_in_no_space(guest):
+@pytest.mark.parametrize("mode", ["spin", "syscall"])
+def test_user_registers_in_no_space(guest, mode):
     """A process's registers, which every interrupt from user mode saves on
     the CPU's entry stack before moving them to the process's kernel stack,
+    and which every return from a syscall passes through it (RDI and RSP),
     are in no restricted space. The control: they are in RAM (that kernel
-    stack, as the process is interrupted again and again)."""
+    stack, as the process is interrupted or calls again and again)."""
     if "asi=on" not in guest.cmdline.split():
         pytest.skip("restricted spaces exist with asi=on only")
     guest_bin.installed(guest, "regs_spin.py")
+    arg = " syscall" if mode == "syscall" else ""
     guest.check(f"taskset -c 1 {guest_bin.PY} {guest_bin.path('regs_spin.py')} "
-                f"{SPIN_VALUE:#x} > /tmp/spin.out 2>&1 & echo $! > /tmp/spin.pid")
+                f"{SPIN_VALUE:#x}{arg} > /tmp/spin.out 2>&1 & echo $! > /tmp/spin.pid")
     try:
         out = guest.check("for i in $(seq 60); do grep -q spinning /tmp/spin.out && "
                           "break; sleep 1; done; sleep 1; cat /tmp/spin.out", timeout=120)
         assert "spinning" in out, out
         in_ram, _ = find(guest, SPIN_VALUE, "ram")
         hits, lines = find(guest, SPIN_VALUE, "global")
-        print(f"{guest.name}: user registers {SPIN_VALUE:#x}: {in_ram} hits in RAM, "
+        print(f"{guest.name}: user registers ({mode}) {SPIN_VALUE:#x}: {in_ram} hits in RAM, "
               f"{hits} in the template")
         assert in_ram > 0, "the spinning process's registers are not in RAM"
         assert hits == 0, f"user registers in the template: {lines}"
     finally:
-        guest.run("kill $(cat /tmp/spin.pid) 2>/dev/null; true")
+        guest.run("kill -9 $(cat /tmp/spin.pid) 2>/dev/null; true")
 
 
 def test_find_checks_itself(guest):
