@@ -32,8 +32,14 @@ CMDLINE ?= asi=on
 export CCACHE_BASEDIR := $(TOP)
 export CCACHE_NOHASHDIR := 1
 
+# rustc links host programs with -Clinker=$(HOSTCC), one word: ccache's
+# masquerading gcc, not "ccache gcc".
+HOSTCC_CCACHE := /usr/lib/ccache/gcc
+# In-kernel Rust: Debian 12's rustc-web and Debian 13's bindgen.
+RUST_DIR := $(BUILD)/rust
+KRUST := $(shell scripts/rust-toolchain.sh vars $(RUST_DIR))
 KMAKE := $(MAKE) -C $(TREE) O=$(KOBJ) ARCH=x86_64 CC="ccache gcc" \
-	 HOSTCC="ccache gcc" LOCALVERSION= -j$(JOBS)
+	 HOSTCC=$(HOSTCC_CCACHE) LOCALVERSION= $(KRUST) -j$(JOBS)
 CONFIG_FRAGMENTS := $(sort $(wildcard $(TOP)/kernel/config/*.config))
 
 GUEST_PROGS := $(UBUILD)/kvm-exits tests/kvm/kvm-selftests
@@ -65,6 +71,7 @@ GUEST_SCRIPTS := $(sort $(wildcard tests/system/guest-bin/*.py)) \
 
 .PHONY: all help deps kernel-tree kernel kernel-config kernel-export \
 	kernel-reset kernel-status series-check ynl-gen ynl-check guest-progs \
+	rust-toolchain \
 	asictl initramfs \
 	kernel-perf measure kvm-selftests pyroot \
 	run test test-unit test-model test-kunit test-system test-bochs fuzz soak clean distclean
@@ -77,6 +84,7 @@ help:
 	@echo "  run            build all, boot the ASI kernel to a shell (CMDLINE='$(CMDLINE)')"
 	@echo "Build:"
 	@echo "  kernel-tree    extract linux-source-6.12 to build/linux and apply kernel/patches"
+	@echo "  rust-toolchain fetch Debian 13's bindgen to build/rust (Rust in the kernel)"
 	@echo "  kernel         configure and build build/obj/arch/x86/boot/bzImage"
 	@echo "  asictl         build the asictl CLI"
 	@echo "  pyroot         Python 3 and YNL (ynl CLI, netlink specs) for the guest"
@@ -112,7 +120,10 @@ deps:
 kernel-tree: deps
 	@scripts/kernel-tree.sh sync
 
-kernel-config: kernel-tree
+rust-toolchain: deps
+	@scripts/rust-toolchain.sh $(RUST_DIR)
+
+kernel-config: kernel-tree rust-toolchain
 	@scripts/kernel-config.sh $(TREE) $(KOBJ) $(CONFIG_FRAGMENTS)
 
 kernel: kernel-config
@@ -120,11 +131,11 @@ kernel: kernel-config
 	@echo "kernel: $(BZIMAGE) ($$(cat $(KOBJ)/include/config/kernel.release))"
 
 # The measurement kernel: same tree, debugging off, its own object directory.
-kernel-perf: kernel-tree
+kernel-perf: kernel-tree rust-toolchain
 	@scripts/kernel-config.sh $(TREE) $(KOBJ_PERF) $(CONFIG_FRAGMENTS) \
 		$(TOP)/kernel/config/perf.frag
 	+$(MAKE) -C $(TREE) O=$(KOBJ_PERF) ARCH=x86_64 CC="ccache gcc" \
-		HOSTCC="ccache gcc" LOCALVERSION= -j$(JOBS) bzImage
+		HOSTCC=$(HOSTCC_CCACHE) LOCALVERSION= $(KRUST) -j$(JOBS) bzImage
 
 # VM-exit rates and ASI exits per 1000 VM exits, asi=on vs asi=off.
 measure: kernel-perf initramfs

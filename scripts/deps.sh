@@ -8,6 +8,9 @@ pkgs=(
 	# kernel tree and build
 	linux-source-6.12 build-essential flex bison bc libelf-dev libssl-dev
 	cpio dwarves ccache xz-utils git rsync perl python3
+	# in-kernel Rust: the compiler and its library source; libclang for
+	# bindgen (Debian 13's, fetched by scripts/rust-toolchain.sh)
+	rustc-web rust-web-src libclang-dev
 	# VM; Bochs for VMX and PCID (a GRUB ISO boots the kernel there)
 	qemu-system-x86 busybox-static
 	bochs bochs-term bochsbios vgabios grub-pc-bin grub-common xorriso mtools

@@ -24,8 +24,12 @@ fi
 
 mkdir -p "$obj"
 echo "kernel-config: tinyconfig + ${*##*/}" >&2
-make -s -C "$tree" O="$obj" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" tinyconfig >/dev/null
+# Kconfig asks the Rust toolchain whether CONFIG_RUST can be set.
+read -ra rust_vars < <("$here/rust-toolchain.sh" vars "$here/../build/rust")
+make -s -C "$tree" O="$obj" ARCH=x86_64 CC="ccache gcc" HOSTCC=/usr/lib/ccache/gcc \
+	"${rust_vars[@]}" tinyconfig >/dev/null
 "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >/dev/null
-make -s -C "$tree" O="$obj" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" olddefconfig
+make -s -C "$tree" O="$obj" ARCH=x86_64 CC="ccache gcc" HOSTCC=/usr/lib/ccache/gcc \
+	"${rust_vars[@]}" olddefconfig
 "$here/check-config.sh" "$obj/.config" "$@"
 echo "$hash" >"$stamp"

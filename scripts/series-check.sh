@@ -113,6 +113,9 @@ build() {
 
 # The project config, generated once at the tip; each commit runs
 # olddefconfig on it (options a commit does not know yet are dropped).
+# Commits are built without Rust: with no Rust toolchain variables on its
+# command line, olddefconfig drops CONFIG_RUST. "make kernel" builds the
+# tip with it.
 git -C "$wt" checkout -q --detach "$tip"
 "$top/scripts/kernel-config.sh" "$wt" "$top/build/obj-bisect-config" \
 	"$top"/kernel/config/*.config >/dev/null || exit 1

@@ -11,3 +11,6 @@ CONFIG_DEBUG_ATOMIC_SLEEP=n
 # in four under TCG oopsed on an int3 left by jump-label patching in
 # __schedule() (asi=off), not investigated yet. Without it every static key,
 # such as a tracepoint's, is a memory read that restricted spaces fault on.
+# No Rust: the measurement kernel needs none of it, and its build would add
+# minutes to every cold "make test" (the Bochs stage boots this kernel).
+CONFIG_RUST=n
