@@ -14,3 +14,4 @@ CONFIG_DEBUG_ATOMIC_SLEEP=n
 # No Rust: the measurement kernel needs none of it, and its build would add
 # minutes to every cold "make test" (the Bochs stage boots this kernel).
 CONFIG_RUST=n
+CONFIG_RUST_KERNEL_DOCTESTS=n
