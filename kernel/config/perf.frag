@@ -12,6 +12,10 @@ CONFIG_DEBUG_ATOMIC_SLEEP=n
 # __schedule() (asi=off), not investigated yet. Without it every static key,
 # such as a tracepoint's, is a memory read that restricted spaces fault on.
 # No Rust: the measurement kernel needs none of it, and its build would add
-# minutes to every cold "make test" (the Bochs stage boots this kernel).
+# minutes to every cold "make test" (the Bochs stage boots this kernel). Its
+# set of marks is the C one (marks_set.c), and it has no Rust sample.
 CONFIG_RUST=n
 CONFIG_RUST_KERNEL_DOCTESTS=n
+CONFIG_ADDRESS_SPACE_ISOLATION_RUST_MARKS=n
+CONFIG_SAMPLES_RUST=n
+CONFIG_SAMPLE_RUST_ASI=n
