@@ -95,7 +95,7 @@ help:
 	@echo "  test           all of: ynl-check test-unit test-model test-kunit test-system test-bochs"
 	@echo "  test-unit      cmocka tests of our userspace C code"
 	@echo "  test-model     spin's exhaustive search of the ASI protocol models, and their mutants"
-	@echo "  test-kunit     boot once per asi=on/off with our KUnit suites, parse KTAP"
+	@echo "  test-kunit     boot once per asi=on/off with our KUnit suites (and the C marks in the measurement kernel), parse KTAP"
 	@echo "  test-system    pytest suite driving the guest over its serial console"
 	@echo "  test-bochs     VMX, EPT, VPID and PCID under Bochs: ASI KUnit suites and the KVM exit loops"
 	@echo "  fuzz           libFuzzer on asictl's parsers, FUZZ_SECONDS (30) per target"
@@ -219,8 +219,8 @@ test-model: deps
 test-bochs: kernel kernel-perf initramfs
 	@scripts/bochs-stage.py $(TREE) $(LOGS) $(RESULTS) $(KOBJ_PERF)/arch/x86/boot/bzImage
 
-test-kunit: kernel initramfs
-	@scripts/run-kunit.sh $(TREE) $(LOGS) $(RESULTS)
+test-kunit: kernel kernel-perf initramfs
+	@scripts/run-kunit.sh $(TREE) $(LOGS) $(RESULTS) $(KOBJ_PERF)/arch/x86/boot/bzImage
 
 test-system: kernel initramfs
 	@mkdir -p $(LOGS) $(RESULTS)
