@@ -139,7 +139,7 @@ def test_page_table_dump(ctl):
 def test_lockdown_refuses_changes(ctl):
     stun_before = asinl.ok(asinl.nl(ctl, [{"do": "stun-get"}])[0])
     # A mark made before lockdown, to try deleting under it.
-    res = asinl.nl(ctl, [{"do": "mark-add", "attrs": {"kind": "symbol", "name": "jiffies"}}])[0]
+    res = asinl.nl(ctl, [{"do": "mark-add", "attrs": {"kind": "symbol", "name": "loops_per_jiffy"}}])[0]
     mark = asinl.ok(res)["id"]
 
     ctl.check("mount -t securityfs securityfs /sys/kernel/security 2>/dev/null;"

@@ -31,7 +31,7 @@ stats-reset) and no notification may appear. For every identity, what
 genetlink refuses before any handler runs must get the errno it gives:
 EINVAL for a short header, reserved bits or a nonzero reserved field,
 EOPNOTSUPP for an unknown op or form, EPERM for nobody's admin ops. Root's requests change state now and then (marks of ranges next
-to jiffies, stun policies, stats resets): the marks it made and the
+to loops_per_jiffy, stun policies, stats resets): the marks it made and the
 notifications must agree, and afterwards every mark it left is deleted and
 the policies are put back. Then the family must still answer, the console
 must show no splat, and kmemleak (the guest boots with kmemleak=on; what

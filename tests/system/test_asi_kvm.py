@@ -116,9 +116,10 @@ def timer_functions():
                 if l.strip() and not l.startswith("#") and l.split()[0] == "timer"}
 
 
-# The timer tick still leaves the restricted space where it updates
-# jiffies, the wall time and the scheduler, at most once per tick on the
-# vCPU's CPU; CONFIG_HZ of the test kernel.
+# The timer tick stays restricted, its own work included; what still
+# leaves: softirq work it raises (periodic load balancing, RCU callbacks,
+# expired wheel timers), run after an explicit exit, and the faults that
+# tests/host-interrupts.txt lists. CONFIG_HZ of the test kernel.
 TICK_FUNCTIONS = timer_functions()
 HZ = 250
 
@@ -144,6 +145,7 @@ def test_kvm_exit_loops(guest, loop, n):
     names the functions that faulted."""
     asi = "asi=on" in guest.cmdline.split()
     before = exit_profile(guest) if asi else None
+    stats_before = kvm_stats(guest) if asi else None
     out = guest.check(f"kvm-exits -l {loop} -n {n}", timeout=300)
     m = re.search(r"kvm-exits: (runs=.*)", out)
     assert m, out
@@ -158,14 +160,20 @@ def test_kvm_exit_loops(guest, loop, n):
     new = {fn: c - before.get(fn, 0) for fn, c in after.items()
            if c > before.get(fn, 0)}
     ticks = sum(c for fn, c in new.items() if fn in TICK_FUNCTIONS)
-    others = int(r["asi_exits"]) - ticks
+    # In these loops only softirqs exit explicitly (nested VMX aside).
+    softirqs = kvm_stats(guest)["exits_explicit"] - stats_before["exits_explicit"]
+    others = int(r["asi_exits"]) - ticks - softirqs
     per_1000 = 1000 * others / int(r["vm_exits"])
     seconds = float(re.search(r"seconds=([0-9.]+)", out).group(1))
     print(f"{guest.name}: {loop}: {r['vm_exits']} VM exits, "
           f"{r['asi_exits_per_1000']} ASI exits per 1000, of which "
-          f"{1000 * ticks / int(r['vm_exits']):.1f} timer ticks; faults: {new}")
+          f"{1000 * ticks / int(r['vm_exits']):.1f} timer faults and "
+          f"{1000 * softirqs / int(r['vm_exits']):.1f} softirq runs; faults: {new}")
     if loop in CEILING_PER_1000:
-        assert ticks <= 2 * HZ * seconds + 10, (ticks, seconds, new)
+        # Most ticks stay restricted (each left before the tick's work was
+        # mapped); idle-balance kicks and softirq work follow some of them.
+        assert ticks <= HZ * seconds / 4 + 10, (ticks, seconds, new)
+        assert softirqs <= HZ * seconds / 2 + 10, (softirqs, seconds)
         assert per_1000 <= CEILING_PER_1000[loop], (
             f"{loop}: {per_1000:.2f} ASI exits per 1000 VM exits besides the "
             f"tick (ceiling {CEILING_PER_1000[loop]}); faults by function: "

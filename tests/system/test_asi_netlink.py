@@ -295,7 +295,7 @@ def test_netlink_permissions(helper):
     reqs = [{"do": "status-get"},
             {"do": "stats-reset", "attrs": {}},
             {"do": "stun-set", "attrs": {"stun": "off"}},
-            {"do": "mark-add", "attrs": {"kind": "symbol", "name": "jiffies"}},
+            {"do": "mark-add", "attrs": {"kind": "symbol", "name": "loops_per_jiffy"}},
             {"dump": "exits-get", "attrs": {"top": 1}}]
     r = nl(guest, reqs, drop=NOBODY)
     ok(r[0])
@@ -384,7 +384,7 @@ def test_netlink_mark_errors(helper):
     if not asi_on(guest):
         pytest.skip("needs asi=on")
     page = 4096
-    jif = ksym(guest, "jiffies") & ~(page - 1)
+    jif = ksym(guest, "loops_per_jiffy") & ~(page - 1)
     text = ksym(guest, "_stext") & ~(page - 1)
     rng = lambda a, n: {"do": "mark-add", "attrs": {"kind": "range", "addr": a, "len": n}}
     sym = lambda n: {"do": "mark-add", "attrs": {"kind": "symbol", "name": n}}
@@ -396,9 +396,9 @@ def test_netlink_mark_errors(helper):
         ({"do": "mark-add", "attrs": {"kind": "symbol"}}, EINVAL,
          "name is required for a symbol or cache"),
         ({"do": "mark-add", "attrs": {"kind": "range", "addr": jif, "len": page,
-                                      "name": "jiffies"}}, EINVAL,
+                                      "name": "loops_per_jiffy"}}, EINVAL,
          "attribute does not apply to this kind"),
-        ({"do": "mark-add", "attrs": {"kind": "symbol", "name": "jiffies",
+        ({"do": "mark-add", "attrs": {"kind": "symbol", "name": "loops_per_jiffy",
                                       "len": page}}, EINVAL,
          "attribute does not apply to this kind"),
         (rng(jif, 0), EINVAL, "length is 0"),
@@ -437,7 +437,7 @@ def test_netlink_marks(helper):
     if not asi_on(guest):
         pytest.skip("needs asi=on")
     page = 4096
-    jif = ksym(guest, "jiffies") & ~(page - 1)
+    jif = ksym(guest, "loops_per_jiffy") & ~(page - 1)
     dump = guest.check(f"cat /sys/kernel/debug/page_tables/asi_global", timeout=300)
     assert not ptdump_maps(dump, jif), hex(jif)
 
@@ -457,7 +457,7 @@ def test_netlink_marks(helper):
     assert ptdump_maps(dump, jif), hex(jif)
     r = nl(guest, [{"sub": 1},
                    {"do": "mark-get", "attrs": {"id": mid}},
-                   {"do": "mark-add", "attrs": {"kind": "symbol", "name": "jiffies"}},
+                   {"do": "mark-add", "attrs": {"kind": "symbol", "name": "loops_per_jiffy"}},
                    {"do": "mark-del", "attrs": {"id": mid}},
                    {"do": "mark-del", "attrs": {"id": mid}},
                    {"dump": "mark-get"}, {"ntf": 1}])
@@ -474,10 +474,10 @@ def test_netlink_marks(helper):
 
     # By symbol, with the notifications of a monitor.
     r = nl(guest, [{"sub": 1},
-                   {"do": "mark-add", "attrs": {"kind": "symbol", "name": "jiffies"}},
+                   {"do": "mark-add", "attrs": {"kind": "symbol", "name": "loops_per_jiffy"}},
                    {"ntf": 1}])
     s = ok(r[1])
-    assert s["kind"] == "symbol" and s["name"] == "jiffies" and s["addr"] == jif, s
+    assert s["kind"] == "symbol" and s["name"] == "loops_per_jiffy" and s["addr"] == jif, s
     assert s["len"] >= page and s["pages"] == s["len"] // page and s["id"] != mid, s
     assert [n["name"] for n in r[2]["ntf"]] == ["mark-add-ntf"], r[2]
     assert r[2]["ntf"][0]["msg"]["id"] == s["id"], r[2]

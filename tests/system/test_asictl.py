@@ -118,7 +118,7 @@ def test_asictl_object_help(ctl):
 
 ALL = ["status", "-j status", "class show", "class show kvm", "stats",
        "stats kvm --per-cpu", "stats --reset", "stun show", "stun off",
-       "stun on --class kvm", "mark add jiffies", "mark add 0x1000 4096",
+       "stun on --class kvm", "mark add loops_per_jiffy", "mark add 0x1000 4096",
        "mark add --cache kmalloc-64", "mark del 1", "mark list", "exits",
        "exits --top 5 --class kvm", "monitor"]
 
@@ -270,9 +270,9 @@ def test_asictl_stun(on):
 
 def test_asictl_marks(on):
     g = on
-    r = many(g, ["asictl -j mark add jiffies", "asictl -j mark list", "asictl -j status"])
+    r = many(g, ["asictl -j mark add loops_per_jiffy", "asictl -j mark list", "asictl -j status"])
     m = ok_json(r[0])
-    assert m["kind"] == "symbol" and m["name"] == "jiffies" and m["pages"] >= 1, m
+    assert m["kind"] == "symbol" and m["name"] == "loops_per_jiffy" and m["pages"] >= 1, m
     assert m in ok_json(r[1])
     assert ok_json(r[2])["marks"] >= 1
     r = many(g, [f"asictl mark del {m['id']}", "asictl -j mark list",
@@ -299,9 +299,9 @@ def test_asictl_marks(on):
     assert m["kind"] == "cache" and m["name"] == "filp" and m["pages"] > 0, m
     assert many(g, [f"asictl mark del {m['id']}"])[0] == (0, "")
     # Text mode: the list shows the mark, by name.
-    r = many(g, ["asictl -j mark add jiffies", "asictl mark list"])
+    r = many(g, ["asictl -j mark add loops_per_jiffy", "asictl mark list"])
     m = ok_json(r[0])
-    assert re.search(rf"^ *{m['id']}\b.*\bsymbol\b.*\bjiffies\b", r[1][1], re.M), r[1]
+    assert re.search(rf"^ *{m['id']}\b.*\bsymbol\b.*\bloops_per_jiffy\b", r[1][1], re.M), r[1]
     assert many(g, [f"asictl mark del {m['id']}"])[0] == (0, "")
 
 
@@ -309,7 +309,7 @@ def test_asictl_monitor(on):
     """monitor (JSON lines) sees what a second shell does."""
     g = on
     second = ("asictl stun off --class kvm; asictl stun on --class kvm; asictl stun on"
-              "; id=$(asictl -j mark add jiffies | sed 's/.*\"id\":\\([0-9]*\\).*/\\1/')"
+              "; id=$(asictl -j mark add loops_per_jiffy | sed 's/.*\"id\":\\([0-9]*\\).*/\\1/')"
               "; asictl mark del $id")
     out = g.check("asictl -j monitor >/tmp/mon 2>&1 & m=$!; sleep 1; "
                   f"sh -c {shlex.quote(second)}; sleep 1; kill $m; wait $m; "
@@ -321,7 +321,7 @@ def test_asictl_monitor(on):
                           {"event": "stun", "id": kid, "stun": "on"},
                           {"event": "stun", "stun": "on"}], events
     assert [e["event"] for e in events[3:]] == ["mark-add", "mark-del"], events
-    assert events[3]["name"] == "jiffies" and events[3]["id"] == events[4]["id"]
+    assert events[3]["name"] == "loops_per_jiffy" and events[3]["id"] == events[4]["id"]
     # Text mode, stopped by SIGINT as from a terminal.
     out = g.check("asictl monitor >/tmp/mon 2>&1 & m=$!; sleep 1; asictl stun on; "
                   "sleep 1; kill -INT $m; kill $m 2>/dev/null; wait $m; cat /tmp/mon",
@@ -334,7 +334,7 @@ def test_asictl_unprivileged(on):
     g = on
     r = many(g, [f"{NOBODY}{shlex.quote('asictl ' + c)}" for c in
                  ["-j status", "class show", "stats", "stun show", "exits --top 1",
-                  "stun off", "stats --reset", "mark add jiffies", "mark del 1",
+                  "stun off", "stats --reset", "mark add loops_per_jiffy", "mark del 1",
                   "stun on --class kvm"]])
     for rc, out in r[:5]:
         assert rc == 0, out

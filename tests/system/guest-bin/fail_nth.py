@@ -10,7 +10,7 @@ set up to honour it), until a run completes without reaching the N-th, or
 up to N = MAX:
     vm     a VM's life through /dev/kvm: create it, give it 64 KiB of
            memory at the reset vector, a vCPU, run it to its HLT, close
-    mark   mark-add of the symbol jiffies through the asi generic netlink
+    mark   mark-add of the symbol loops_per_jiffy through the asi generic netlink
            family (SPEC, its YNL spec), on a fresh socket each time; every
            mark left afterwards is deleted and counted
 Prints one line of JSON: points (allocations failed in turn), failed
@@ -86,7 +86,7 @@ def mark_life(ynl):
     """Adds a mark under fail-nth; returns (result, fail-nth left)."""
     from lib import NlError
     try:
-        ynl.do("mark-add", {"kind": "symbol", "name": "jiffies"})
+        ynl.do("mark-add", {"kind": "symbol", "name": "loops_per_jiffy"})
     except NlError as e:
         return e.error, left()
     except OSError as e:

@@ -237,7 +237,7 @@ U64_VALUES = [0, 1, 4095, 4096, 4097, 8192, 1 << 20, 1 << 21, 1 << 30, 1 << 32,
               0x10000, 0x7ffffffff000, 0x800000000000, 0xffff800000000000,
               0xff00000000000000, 0xffffffff80000000, 0xffffffffff600000,
               0xfffffe0000000000, 0xffffc90000000000]
-STRINGS = [b"", b"kvm", b"KVM", b"kvm\0junk", b"jiffies", b"schedule",
+STRINGS = [b"", b"kvm", b"KVM", b"kvm\0junk", b"loops_per_jiffy", b"schedule",
            b"base_crng", b"crngs", b"init_net", b"no_such_symbol_x",
            b"kmalloc-64", b"task_struct", b"cred_jar", b"%s%s%n%p", b"\xff\xfe",
            b"a" * 15, b"b" * 16, b"c" * 127, b"d" * 128]
@@ -758,12 +758,12 @@ def prepare(spec_path, ctx_path, initial_path):
     initial = snapshot(cl)
     with open(initial_path, "w") as f:
         json.dump(initial, f)
-    syms = kallsyms({"jiffies", "init_net", "_stext"})
+    syms = kallsyms({"loops_per_jiffy", "init_net", "_stext"})
     page = 4096
-    jif = syms.get("jiffies", 0) & ~(page - 1)
+    jif = syms.get("loops_per_jiffy", 0) & ~(page - 1)
     canary = None
     try:
-        canary = cl.op("mark-add", kind=2, name="jiffies")[0]["id"]
+        canary = cl.op("mark-add", kind=2, name="loops_per_jiffy")[0]["id"]
     except NlError as e:
         canary_err = str(e)
     else:
@@ -777,7 +777,7 @@ def prepare(spec_path, ctx_path, initial_path):
         "mark.addr": [jif, jif + page, jif - page, syms.get("init_net", 0) & ~(page - 1),
                       syms.get("_stext", 0)],
         "mark.len": [page, 2 * page, 16 * page],
-        "mark.name": ["jiffies", "init_net", "schedule", "base_crng", "crngs",
+        "mark.name": ["loops_per_jiffy", "init_net", "schedule", "base_crng", "crngs",
                       "kmalloc-64", "task_struct", "no_such_cache"],
         "class.stun": [0, 1],
     }
