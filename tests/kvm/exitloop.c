@@ -15,6 +15,7 @@ static const char *const loop_names[] = {
 	[LOOP_CPUID] = "cpuid",
 	[LOOP_MMIO] = "mmio",
 	[LOOP_MSR] = "msr",
+	[LOOP_HLT_TIMER] = "hlt-timer",
 };
 
 const char *exit_loop_name(enum exit_loop loop)
@@ -28,7 +29,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: kvm-exits [-l LOOP] [-n N] [-p PORT] [-r RUNS] [-s VALUE]\n"
-		"                 [-t SECS] [-v VMS] [-w SECS [-d]]\n"
+		"                 [-t SECS] [-v VMS] [-w SECS [-d]] [-i NS]\n"
 		"Run a real-mode guest that causes VM exits and count them.\n"
 		"  -l LOOP  io: N port writes, each an exit to userspace (default)\n"
 		"           io-kernel: N port writes handled by an ioeventfd\n"
@@ -36,6 +37,9 @@ static void usage(FILE *f)
 		"           mmio: N writes handled by an ioeventfd\n"
 		"           msr: N WRMSR of VALUE to MSR 0x1fc (POWER_CTL)\n"
 		"           hlt: HLT only; every loop ends with one HLT\n"
+		"           hlt-timer: N HLTs, each woken by the periodic timer\n"
+		"           of the in-kernel local APIC; ends with a write to\n"
+		"           PORT\n"
 		"  -n N     iterations of the loop, 0..4294967295 (default 1000)\n"
 		"  -p PORT  I/O port of the io loops (default 0x80)\n"
 		"  -r RUNS  times to create, run and destroy the VMs, 1..1000000\n"
@@ -50,6 +54,8 @@ static void usage(FILE *f)
 		"           destroying them, 0..86400 (default 0)\n"
 		"  -d       with -w, free the guests' memory first (fresh pages\n"
 		"           replace it; VMs 1, 3, ... delete their slot before)\n"
+		"  -i NS    the hlt-timer loop's period, 1000..1000000000 ns\n"
+		"           (default 100000)\n"
 		"The guest's code page also holds VALUE (+ i) as a 64-bit word.\n");
 }
 
@@ -83,10 +89,11 @@ int exit_opts_parse(struct exit_opts *opts, int argc, char **argv,
 	opts->msr_value = 0x5ec2e7;
 	opts->hold = 0;
 	opts->drop = 0;
+	opts->timer_ns = GUEST_TIMER_NS_DEFAULT;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":dl:n:p:r:s:t:v:w:h")) != -1) {
+	while ((c = getopt(argc, argv, ":di:l:n:p:r:s:t:v:w:h")) != -1) {
 		switch (c) {
 		case 'l':
 			for (v = 0; v < LOOP_NR; v++)
@@ -94,7 +101,8 @@ int exit_opts_parse(struct exit_opts *opts, int argc, char **argv,
 					break;
 			if (v == LOOP_NR) {
 				fprintf(err, "kvm-exits: unknown loop '%s' "
-					"(io, io-kernel, cpuid, mmio, msr, hlt)\n",
+					"(io, io-kernel, cpuid, mmio, msr, hlt, "
+					"hlt-timer)\n",
 					optarg);
 				return -1;
 			}
@@ -102,6 +110,14 @@ int exit_opts_parse(struct exit_opts *opts, int argc, char **argv,
 			break;
 		case 'd':
 			opts->drop = 1;
+			break;
+		case 'i':
+			if (parse_u64(optarg, 1000000000, &v) || v < 1000) {
+				fprintf(err, "kvm-exits: bad timer period '%s' "
+					"(1000..1000000000 ns)\n", optarg);
+				return -1;
+			}
+			opts->timer_ns = (uint32_t)v;
 			break;
 		case 'r':
 			if (parse_u64(optarg, 1000000, &v) || !v) {
@@ -242,6 +258,56 @@ int guest_code(const struct exit_opts *opts, uint8_t *buf, size_t size)
 		0xeb, 0xe3,			/* jmp -29 */
 		0xf4,				/* hlt */
 	};
+	/*
+	 * hlt-timer: x2APIC mode, the timer's vector in the interrupt vector
+	 * table, the timer periodic, then N times STI; HLT, and the handler
+	 * writes the EOI. Periodic, not one-shot: a wake-up taken before the
+	 * HLT (an emulator that does not keep STI's interrupt shadow) costs a
+	 * period, not the run. The counter is ESI: the MSR writes use ECX,
+	 * EAX and EDX.
+	 */
+	uint8_t timer[] = {
+		0xfa,					/*  0: cli */
+		0xc7, 0x06, GUEST_TIMER_IVT & 0xff,	/*  1: mov word [IVT], */
+		GUEST_TIMER_IVT >> 8, 0, 0,		/*     handler */
+		0xc7, 0x06, (GUEST_TIMER_IVT + 2) & 0xff, /* 7: mov word [IVT+2], */
+		(GUEST_TIMER_IVT + 2) >> 8, 0, 0,	/*     0 (segment) */
+		0x66, 0xb9, 0x1b, 0, 0, 0,		/* 13: mov ecx, APIC_BASE */
+		0x0f, 0x32,				/* 19: rdmsr */
+		0x0d, 0x00, 0x0c,			/* 21: or ax, EN | EXTD */
+		0x0f, 0x30,				/* 24: wrmsr */
+		0x66, 0xb9, 0x0f, 0x08, 0, 0,		/* 26: mov ecx, x2APIC SVR */
+		0x66, 0xb8, 0xff, 0x01, 0, 0,		/* 32: mov eax, 0x1ff */
+		0x66, 0x31, 0xd2,			/* 38: xor edx, edx */
+		0x0f, 0x30,				/* 41: wrmsr */
+		0x66, 0xb9, 0x3e, 0x08, 0, 0,		/* 43: mov ecx, TDCR */
+		0x66, 0xb8, 0x0b, 0, 0, 0,		/* 49: mov eax, 0xb (by 1) */
+		0x0f, 0x30,				/* 55: wrmsr */
+		0x66, 0xb9, 0x32, 0x08, 0, 0,		/* 57: mov ecx, LVTT */
+		0x66, 0xb8, GUEST_TIMER_VECTOR, 0,	/* 63: mov eax, periodic */
+		0x02, 0,				/*     | vector */
+		0x0f, 0x30,				/* 69: wrmsr */
+		0x66, 0xb9, 0x38, 0x08, 0, 0,		/* 71: mov ecx, TMICT */
+		0x66, 0xb8, 0, 0, 0, 0,			/* 77: mov eax, period */
+		0x0f, 0x30,				/* 83: wrmsr */
+		0x66, 0xbe, 0, 0, 0, 0,			/* 85: mov esi, N */
+		0x66, 0x85, 0xf6,			/* 91: top: test esi, esi */
+		0x74, 0x07,				/* 94: jz done (+7) */
+		0xfb,					/* 96: sti */
+		0xf4,					/* 97: hlt */
+		0xfa,					/* 98: cli */
+		0x66, 0x4e,				/* 99: dec esi */
+		0xeb, 0xf4,				/* 101: jmp top (-12) */
+		0xba, 0, 0,				/* 103: done: mov dx, PORT */
+		0xee,					/* 106: out dx, al */
+		0xeb, 0xfe,				/* 107: jmp $ */
+		0x66, 0xb9, 0x0b, 0x08, 0, 0,		/* 109: handler: mov ecx, EOI */
+		0x66, 0x31, 0xc0,			/* 115: xor eax, eax */
+		0x66, 0x31, 0xd2,			/* 118: xor edx, edx */
+		0x0f, 0x30,				/* 121: wrmsr */
+		0xcf,					/* 123: iret */
+	};
+	uint16_t handler = GUEST_CODE_GPA + 109;
 	uint32_t index = GUEST_WRMSR_INDEX;
 	uint32_t low = (uint32_t)opts->msr_value;
 	uint32_t high = (uint32_t)(opts->msr_value >> 32);
@@ -278,6 +344,16 @@ int guest_code(const struct exit_opts *opts, uint8_t *buf, size_t size)
 		code = io;
 		len = sizeof(io);
 		break;
+	case LOOP_HLT_TIMER:
+		memcpy(&timer[5], &handler, 2);
+		/* APIC bus cycles, 1 ns each in KVM (divide by 1) */
+		memcpy(&timer[79], &opts->timer_ns, 4);
+		memcpy(&timer[87], &opts->iterations, 4);
+		timer[104] = opts->port & 0xff;
+		timer[105] = opts->port >> 8;
+		code = timer;
+		len = sizeof(timer);
+		break;
 	case LOOP_HLT:
 		code = hlt;
 		len = sizeof(hlt);
@@ -297,6 +373,11 @@ int exit_counts_add(struct exit_counts *c, const struct exit_opts *opts,
 	switch (run->exit_reason) {
 	case KVM_EXIT_IO:
 		c->io++;
+		if (opts->loop == LOOP_HLT_TIMER &&
+		    run->io.direction == KVM_EXIT_IO_OUT &&
+		    run->io.port == opts->port && run->io.size == 1 &&
+		    run->io.count == 1)
+			return 1;
 		if (opts->loop != LOOP_IO ||
 		    run->io.direction != KVM_EXIT_IO_OUT ||
 		    run->io.port != opts->port || run->io.size != 1 ||
@@ -307,7 +388,8 @@ int exit_counts_add(struct exit_counts *c, const struct exit_opts *opts,
 		return 0;
 	case KVM_EXIT_HLT:
 		c->hlt++;
-		return 1;
+		/* The in-kernel local APIC takes the hlt-timer loop's HLTs. */
+		return opts->loop == LOOP_HLT_TIMER ? -1 : 1;
 	case KVM_EXIT_MMIO:
 		c->mmio++;
 		return -1;
@@ -348,18 +430,27 @@ int exit_counts_check(const struct exit_counts *c,
 {
 	uint64_t want_io = opts->loop == LOOP_IO ?
 			   (uint64_t)opts->iterations * opts->vms : 0;
+	uint64_t want_hlt = opts->vms;
 
-	/* In-kernel loops: userspace sees the HLT only. */
+	/*
+	 * In-kernel loops: userspace sees the HLT only; hlt-timer's final
+	 * port write takes the place of the HLT.
+	 */
 	int ok = 1;
+
+	if (opts->loop == LOOP_HLT_TIMER) {
+		want_io = opts->vms;
+		want_hlt = 0;
+	}
 
 	if (c->io != want_io) {
 		fprintf(err, "kvm-exits: %" PRIu64 " I/O exits, expected %" PRIu64 "\n",
 			c->io, want_io);
 		ok = 0;
 	}
-	if (c->hlt != opts->vms) {
-		fprintf(err, "kvm-exits: %" PRIu64 " HLT exits, expected %" PRIu32 "\n",
-			c->hlt, opts->vms);
+	if (c->hlt != want_hlt) {
+		fprintf(err, "kvm-exits: %" PRIu64 " HLT exits, expected %" PRIu64 "\n",
+			c->hlt, want_hlt);
 		ok = 0;
 	}
 	if (c->mmio || c->other || c->bad_io) {

@@ -20,6 +20,7 @@ enum exit_loop {
 	LOOP_CPUID,	/* N CPUID, then HLT */
 	LOOP_MMIO,	/* N writes to an ioeventfd's MMIO address, then HLT */
 	LOOP_MSR,	/* N WRMSR of opts->msr_value, then HLT */
+	LOOP_HLT_TIMER,	/* N HLTs, each woken by a periodic LAPIC timer */
 	LOOP_NR
 };
 
@@ -33,6 +34,7 @@ struct exit_opts {
 	uint64_t msr_value;	/* what the msr loop writes */
 	uint32_t hold;		/* seconds to keep the VMs after a run */
 	int drop;		/* free the guests' memory before holding */
+	uint32_t timer_ns;	/* the hlt-timer loop's one-shot timer */
 };
 
 /*
@@ -41,12 +43,24 @@ struct exit_opts {
  */
 #define GUEST_WRMSR_INDEX	0x1fcu	/* MSR_IA32_POWER_CTL */
 
-/* Loops whose exits the kernel handles: userspace sees only the HLT. */
+/*
+ * Loops whose exits the kernel handles: userspace sees only the HLT, or
+ * for hlt-timer the final port write (with an in-kernel local APIC the
+ * kernel handles the HLTs too).
+ */
 static inline int exit_loop_in_kernel(enum exit_loop loop)
 {
 	return loop == LOOP_IO_KERNEL || loop == LOOP_CPUID ||
-	       loop == LOOP_MMIO || loop == LOOP_MSR;
+	       loop == LOOP_MMIO || loop == LOOP_MSR || loop == LOOP_HLT_TIMER;
 }
+
+/*
+ * The hlt-timer loop: its x2APIC timer's vector, the vector's entry in the
+ * real-mode interrupt vector table, and the timer's default period.
+ */
+#define GUEST_TIMER_VECTOR	0x40u
+#define GUEST_TIMER_IVT		(GUEST_TIMER_VECTOR * 4)
+#define GUEST_TIMER_NS_DEFAULT	100000u
 
 struct exit_counts {
 	uint64_t io;
@@ -79,13 +93,18 @@ const char *exit_loop_name(enum exit_loop loop);
 int guest_code(const struct exit_opts *opts, uint8_t *buf, size_t size);
 
 /*
- * Account one KVM_RUN return. Returns 1 when the guest is done (HLT),
- * 0 to run again, -1 on an exit the loop does not expect.
+ * Account one KVM_RUN return. Returns 1 when the guest is done (HLT, or
+ * the hlt-timer loop's final port write), 0 to run again, -1 on an exit
+ * the loop does not expect.
  */
 int exit_counts_add(struct exit_counts *c, const struct exit_opts *opts,
 		    const struct kvm_run *run);
 
-/* VM exits the kernel must count at least: the loop's and the HLT. */
+/*
+ * VM exits the kernel must count at least: the loop's and the final HLT
+ * or port write (an hlt-timer iteration: its HLT; the EOI may be
+ * virtualized).
+ */
 static inline uint64_t exit_loop_min_vm_exits(const struct exit_opts *opts)
 {
 	return (opts->loop == LOOP_HLT ? 0 : (uint64_t)opts->iterations) + 1;

@@ -5,9 +5,10 @@
  * those. Used by the system tests to drive KVM inside the test VM.
  *
  * It also prints the VM exits the kernel counted for the vCPU (its binary
- * stats, "exits") and, when /sys/kernel/debug/asi/stats exists, the ASI
- * exits of the kvm class meanwhile (other VMs running at the same time
- * count too).
+ * stats, "exits"), how its HLTs went (handled in the kernel, woken while
+ * halt-polling, woken after blocking) and, when /sys/kernel/debug/asi/stats
+ * exists, the ASI exits of the kvm class meanwhile (other VMs running at
+ * the same time count too).
  *
  * Exit codes: 0 counts as expected, 1 counts wrong, 2 bad usage,
  * 3 KVM not usable (no /dev/kvm, ioctl failure).
@@ -57,14 +58,18 @@ static int read_asi_stats(uint64_t *enters, uint64_t *exits)
 	return asi_stats_parse(buf, "kvm", enters, exits);
 }
 
-/* The vCPU's "exits" counter from its binary stats; -1 on failure. */
-static int read_vcpu_exits(int vcpu, uint64_t *exits)
+/*
+ * Counters of the vCPU's binary stats, by name, into vals; -1 on failure
+ * or if one of them is missing.
+ */
+static int read_vcpu_stats(int vcpu, const char *const *names, uint64_t *vals,
+			   int n)
 {
 	struct kvm_stats_header hdr;
 	struct kvm_stats_desc *desc;
 	size_t desc_size;
 	uint32_t i;
-	int fd, ret = -1;
+	int fd, j, found = 0, ret = -1;
 	char *descs;
 
 	fd = ioctl(vcpu, KVM_GET_STATS_FD, NULL);
@@ -81,17 +86,86 @@ static int read_vcpu_exits(int vcpu, uint64_t *exits)
 		goto out_free;
 	for (i = 0; i < hdr.num_desc; i++) {
 		desc = (struct kvm_stats_desc *)(descs + i * desc_size);
-		if (strcmp(desc->name, "exits"))
-			continue;
-		if (pread(fd, exits, sizeof(*exits),
-			  hdr.data_offset + desc->offset) == sizeof(*exits))
-			ret = 0;
-		break;
+		for (j = 0; j < n; j++) {
+			if (strcmp(desc->name, names[j]))
+				continue;
+			if (pread(fd, &vals[j], sizeof(vals[j]),
+				  hdr.data_offset + desc->offset) != sizeof(vals[j]))
+				goto out_free;
+			found++;
+		}
 	}
+	if (found == n)
+		ret = 0;
 out_free:
 	free(descs);
 out:
 	close(fd);
+	return ret;
+}
+
+/* The vCPU's "exits" counter; -1 on failure. */
+static int read_vcpu_exits(int vcpu, uint64_t *exits)
+{
+	static const char *const name[] = { "exits" };
+
+	return read_vcpu_stats(vcpu, name, exits, 1);
+}
+
+/*
+ * How the vCPU's HLTs went: halts the kernel handled, those woken while
+ * it polled (never scheduled out), polls tried, and wake-ups of a vCPU
+ * that had blocked (or was about to).
+ */
+enum { HALT_EXITS, HALT_POLLED, HALT_POLLS, HALT_WAKEUPS, HALT_NR };
+
+static int read_vcpu_halts(int vcpu, uint64_t *halts)
+{
+	static const char *const names[HALT_NR] = {
+		[HALT_EXITS] = "halt_exits",
+		[HALT_POLLED] = "halt_successful_poll",
+		[HALT_POLLS] = "halt_attempted_poll",
+		[HALT_WAKEUPS] = "halt_wakeup",
+	};
+
+	return read_vcpu_stats(vcpu, names, halts, HALT_NR);
+}
+
+/*
+ * The hlt-timer loop: a local APIC in the kernel takes the HLTs and runs
+ * the timer, and the guest may use x2APIC, which KVM allows only when its
+ * CPUID says so. Before the vCPU exists.
+ */
+static int add_irqchip(int vm, const struct exit_opts *opts)
+{
+	if (opts->loop != LOOP_HLT_TIMER)
+		return 0;
+	return ioctl(vm, KVM_CREATE_IRQCHIP, 0);
+}
+
+/* Once the vCPU exists: all that KVM supports, x2APIC included. */
+static int set_cpuid(int kvm, int vcpu, const struct exit_opts *opts)
+{
+	struct kvm_cpuid2 *cpuid;
+	int nent = 128, ret;
+
+	if (opts->loop != LOOP_HLT_TIMER)
+		return 0;
+	for (;;) {
+		cpuid = calloc(1, sizeof(*cpuid) +
+			       nent * sizeof(cpuid->entries[0]));
+		if (!cpuid)
+			return -1;
+		cpuid->nent = nent;
+		ret = ioctl(kvm, KVM_GET_SUPPORTED_CPUID, cpuid);
+		if (!ret || errno != E2BIG || nent >= 4096)
+			break;
+		free(cpuid);
+		nent *= 2;
+	}
+	if (!ret)
+		ret = ioctl(vcpu, KVM_SET_CPUID2, cpuid);
+	free(cpuid);
 	return ret;
 }
 
@@ -227,6 +301,7 @@ struct vm_ctx {
 	struct exit_counts counts;
 	int done;		/* 1: HLT seen, -1: unexpected exit */
 	uint64_t vm_exits;
+	uint64_t halts[HALT_NR];
 };
 
 static int vm_create(int kvm, const struct exit_opts *opts, struct vm_ctx *v)
@@ -265,10 +340,14 @@ static int vm_create(int kvm, const struct exit_opts *opts, struct vm_ctx *v)
 		return kvm_fail("KVM_SET_USER_MEMORY_REGION");
 	if (add_ioeventfd(v->vm, opts, &v->efd) < 0)
 		return kvm_fail("KVM_IOEVENTFD");
+	if (add_irqchip(v->vm, opts) < 0)
+		return kvm_fail("KVM_CREATE_IRQCHIP");
 
 	v->vcpu = ioctl(v->vm, KVM_CREATE_VCPU, 0);
 	if (v->vcpu < 0)
 		return kvm_fail("KVM_CREATE_VCPU");
+	if (set_cpuid(kvm, v->vcpu, opts) < 0)
+		return kvm_fail("KVM_SET_CPUID2");
 	if (opts->timeout && unblock_ticks_in_run(v->vcpu) < 0)
 		return kvm_fail("KVM_SET_SIGNAL_MASK");
 	v->mmap_size = ioctl(kvm, KVM_GET_VCPU_MMAP_SIZE, 0);
@@ -396,10 +475,10 @@ static void hold_vms(const struct exit_opts *opts, struct vm_ctx *vms)
  * sums over the VMs.
  */
 static int run_vms(const struct exit_opts *opts, struct exit_counts *counts,
-		   double *seconds, uint64_t *vm_exits)
+		   double *seconds, uint64_t *vm_exits, uint64_t *halts)
 {
 	struct vm_ctx vms[EXIT_MAX_VMS];
-	int kvm, ret = 0, running;
+	int kvm, ret = 0, running, j;
 	uint32_t i;
 	double start;
 
@@ -444,10 +523,13 @@ static int run_vms(const struct exit_opts *opts, struct exit_counts *counts,
 	for (i = 0; i < opts->vms && !ret; i++) {
 		if (vms[i].done < 0)
 			ret = EXIT_WRONG;
-		else if (read_vcpu_exits(vms[i].vcpu, &vms[i].vm_exits) < 0)
+		else if (read_vcpu_exits(vms[i].vcpu, &vms[i].vm_exits) < 0 ||
+			 read_vcpu_halts(vms[i].vcpu, vms[i].halts) < 0)
 			ret = kvm_fail("KVM_GET_STATS_FD");
 		exit_counts_sum(counts, &vms[i].counts);
 		*vm_exits += vms[i].vm_exits;
+		for (j = 0; j < HALT_NR; j++)
+			halts[j] += vms[i].halts[j];
 	}
 	if (!ret)
 		hold_vms(opts, vms);
@@ -460,7 +542,7 @@ static int run_vms(const struct exit_opts *opts, struct exit_counts *counts,
 int main(int argc, char **argv)
 {
 	uint64_t asi_enters0, asi_exits0, asi_enters1, asi_exits1;
-	uint64_t vm_exits = 0, vm_exits_all = 0;
+	uint64_t vm_exits = 0, vm_exits_all = 0, halts[HALT_NR] = { 0 };
 	struct exit_counts counts;
 	struct exit_opts opts;
 	double seconds = 0, seconds_all = 0;
@@ -475,7 +557,7 @@ int main(int argc, char **argv)
 		return EXIT_KVM;
 	asi = read_asi_stats(&asi_enters0, &asi_exits0) == 0;
 	for (i = 0; i < opts.runs; i++) {
-		ret = run_vms(&opts, &counts, &seconds, &vm_exits);
+		ret = run_vms(&opts, &counts, &seconds, &vm_exits, halts);
 		if (ret == EXIT_KVM || ret == EXIT_USAGE)
 			return ret;
 		if (ret || exit_counts_check(&counts, &opts, stderr)) {
@@ -496,8 +578,12 @@ int main(int argc, char **argv)
 	}
 	exit_counts_print(&counts, &opts, seconds, stdout);
 	printf("kvm-exits: runs=%" PRIu32 " vms=%" PRIu32 " vm_exits=%" PRIu64
-	       " vm_exits_per_sec=%.0f", opts.runs, opts.vms, vm_exits_all,
-	       seconds_all > 0 ? vm_exits_all / seconds_all : 0.0);
+	       " vm_exits_per_sec=%.0f halt_exits=%" PRIu64 " halt_polled=%"
+	       PRIu64 " halt_polls=%" PRIu64 " halt_wakeups=%" PRIu64,
+	       opts.runs, opts.vms, vm_exits_all,
+	       seconds_all > 0 ? vm_exits_all / seconds_all : 0.0,
+	       halts[HALT_EXITS], halts[HALT_POLLED], halts[HALT_POLLS],
+	       halts[HALT_WAKEUPS]);
 	if (asi && read_asi_stats(&asi_enters1, &asi_exits1) == 0)
 		printf(" asi_enters=%" PRIu64 " asi_exits=%" PRIu64
 		       " asi_exits_per_1000=%.1f",

@@ -98,6 +98,8 @@ static const char *const bad_args[][4] = {
 	{ "-t", "86401", NULL },
 	{ "-t", "-1", NULL },
 	{ "-t", "1s", NULL },
+	{ "-i", "999", NULL },		/* below 1 us */
+	{ "-i", "1000000001", NULL },
 	{ "-x", NULL },
 	{ "-n", NULL },			/* missing argument */
 	{ "extra", NULL },
@@ -164,6 +166,7 @@ static void test_parse_new_loops(void **state)
 	static const struct { const char *name; enum exit_loop loop; } loops[] = {
 		{ "io-kernel", LOOP_IO_KERNEL }, { "cpuid", LOOP_CPUID },
 		{ "mmio", LOOP_MMIO }, { "hlt", LOOP_HLT }, { "io", LOOP_IO },
+		{ "hlt-timer", LOOP_HLT_TIMER },
 	};
 	struct exit_opts o;
 	size_t i;
@@ -182,6 +185,58 @@ static void test_parse_new_loops(void **state)
 	assert_true(exit_loop_in_kernel(LOOP_IO_KERNEL));
 	assert_false(exit_loop_in_kernel(LOOP_IO));
 	assert_false(exit_loop_in_kernel(LOOP_HLT));
+	assert_true(exit_loop_in_kernel(LOOP_HLT_TIMER));
+}
+
+static void test_parse_timer(void **state)
+{
+	const char *dflt[] = { "-l", "hlt-timer", NULL };
+	const char *args[] = { "-l", "hlt-timer", "-i", "250000", NULL };
+	struct exit_opts o;
+
+	(void)state;
+	assert_int_equal(parse(&o, dflt), 0);
+	assert_int_equal(o.timer_ns, GUEST_TIMER_NS_DEFAULT);
+	assert_int_equal(parse(&o, args), 0);
+	assert_int_equal(o.timer_ns, 250000);
+}
+
+/* The hlt-timer guest: its patched fields and both jumps land on code. */
+static void test_guest_code_timer(void **state)
+{
+	struct exit_opts o = { .loop = LOOP_HLT_TIMER, .iterations = 0x0a0b0c0d,
+			       .port = 0x1234, .vms = 1, .timer_ns = 0x11223344 };
+	uint16_t handler;
+	uint8_t buf[256];
+	int len, top, done;
+
+	(void)state;
+	len = guest_code(&o, buf, sizeof(buf));
+	assert_int_equal(len, 124);
+	/* the IVT entry of the timer's vector: handler, segment 0 */
+	assert_memory_equal(buf + 1, "\xc7\x06\x00\x01", 4);
+	memcpy(&handler, buf + 5, 2);
+	assert_int_equal(handler - GUEST_CODE_GPA, 109);
+	assert_memory_equal(buf + 7, "\xc7\x06\x02\x01\x00\x00", 6);
+	/* the handler writes 0 to the x2APIC EOI and returns */
+	assert_memory_equal(buf + 109, "\x66\xb9\x0b\x08\x00\x00", 6);
+	assert_int_equal(buf[len - 1], 0xcf);
+	/* LVT timer: periodic, the vector, unmasked */
+	assert_memory_equal(buf + 57, "\x66\xb9\x32\x08\x00\x00\x66\xb8\x40\x00\x02\x00", 12);
+	/* the period, N and the port */
+	assert_memory_equal(buf + 71, "\x66\xb9\x38\x08\x00\x00\x66\xb8\x44\x33\x22\x11", 12);
+	assert_memory_equal(buf + 85, "\x66\xbe\x0d\x0c\x0b\x0a", 6);
+	assert_memory_equal(buf + 103, "\xba\x34\x12\xee", 4);
+	/* sti; hlt: no interrupt between them */
+	assert_memory_equal(buf + 96, "\xfb\xf4", 2);
+	/* jz done and jmp top */
+	top = 91;
+	done = 103;
+	assert_int_equal(buf[94], 0x74);
+	assert_int_equal(96 + (int8_t)buf[95], done);
+	assert_int_equal(buf[101], 0xeb);
+	assert_int_equal(103 + (int8_t)buf[102], top);
+	assert_memory_equal(buf + top, "\x66\x85\xf6", 3);
 }
 
 static void test_guest_code_cpuid_mmio(void **state)
@@ -316,6 +371,28 @@ static void io_exit(struct kvm_run *run, uint16_t port, uint8_t dir)
 	run->io.port = port;
 	run->io.size = 1;
 	run->io.count = 1;
+}
+
+/* Only the final port write ends it; a HLT reaching userspace is wrong. */
+static void test_counts_timer_loop(void **state)
+{
+	struct exit_opts o = { .loop = LOOP_HLT_TIMER, .iterations = 100,
+			       .port = 0x80, .vms = 1 };
+	struct exit_counts c = { 0 };
+	struct kvm_run run;
+
+	(void)state;
+	io_exit(&run, 0x81, KVM_EXIT_IO_OUT);
+	assert_int_equal(exit_counts_add(&c, &o, &run), -1);
+	memset(&c, 0, sizeof(c));
+	io_exit(&run, 0x80, KVM_EXIT_IO_OUT);
+	assert_int_equal(exit_counts_add(&c, &o, &run), 1);
+	assert_int_equal(exit_counts_check(&c, &o, devnull), 0);
+	run.exit_reason = KVM_EXIT_HLT;
+	assert_int_equal(exit_counts_add(&c, &o, &run), -1);
+	assert_int_equal(exit_counts_check(&c, &o, devnull), -1);
+	/* a HLT per iteration, and the port write */
+	assert_true(exit_loop_min_vm_exits(&o) == 101);
 }
 
 static void test_counts_io_loop(void **state)
@@ -465,6 +542,9 @@ int main(void)
 		cmocka_unit_test(test_guest_code_msr),
 		cmocka_unit_test(test_two_vms),
 		cmocka_unit_test(test_asi_stats_parse),
+		cmocka_unit_test(test_parse_timer),
+		cmocka_unit_test(test_guest_code_timer),
+		cmocka_unit_test(test_counts_timer_loop),
 	};
 
 	devnull = fopen("/dev/null", "w");
