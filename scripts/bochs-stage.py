@@ -13,7 +13,8 @@ without PTI):
      every loop must end with its exact VM-exit count (kvm-exits checks),
      every ASI enter be matched by an exit, the in-kernel loops stay within
      their ceiling of ASI exits per 1000 VM exits (host interrupts aside, and
-     a looser one with them), L1D
+     a looser one with them), the HLTs of hlt-timer that the halt-poll window
+     catches stay restricted while those that block leave, L1D
      flushes come only after an ASI exit, and TLB flushes stay rare. The
      boot has kvm.asi_ibpb=1: where the CPU has IBPB (tigerlake), each ASI
      exit issues one IBPB, the conventional way one per VM exit; where it
@@ -46,7 +47,9 @@ import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODELS = os.environ.get("BOCHS_MODELS", "corei7_skylake_x tigerlake").split()
-LOOPS = ["io-kernel", "cpuid", "mmio", "io", "hlt"]
+LOOPS = ["io-kernel", "cpuid", "mmio", "io", "hlt", "hlt-timer"]
+# The HLTs of the hlt-timer loop (tests/bochs/vmx-checks.sh).
+HLT_TIMER_HALTS = 5000
 # ASI exits per 1000 VM exits, host interrupts aside, that an in-kernel loop
 # may cause on VMX: the VM's first run only. What host interrupts do may
 # leave the restricted space: a device interrupt runs its driver, softirq
@@ -59,6 +62,12 @@ CEILING_PER_1000 = {"io-kernel": 1.0, "cpuid": 1.0, "mmio": 1.0}
 # corei7_skylake_x the APIC timer fires early about a thousand times per
 # tick: 161 per 1000 when those interrupts left the space).
 TOTAL_CEILING_PER_1000 = 5.0
+# hlt-timer: ASI exits per 1000 VM exits besides host interrupts and the
+# HLTs that blocked (a blocked vCPU schedules: it leaves by design). An HLT
+# woken within the halt-poll window stays restricted; the VM's first run
+# (lockdep's first sight of its locks, guest memory faulted in: about 10
+# faults) fits in it at the loop's 10000 VM exits.
+HALT_POLL_CEILING_PER_1000 = 2.0
 # The nested VMX selftests run on one model: each boot costs about a minute.
 SELFTEST_MODEL = os.environ.get("BOCHS_SELFTEST_MODEL", "tigerlake")
 # The SMT boot (4 CPUs) runs on one model: it takes about two minutes.
@@ -185,6 +194,27 @@ def profile(text, loop):
     return prof
 
 
+def halt_loop(stage, r, vm_exits, asi_exits, others, prof):
+    """The hlt-timer loop: every HLT handled in the kernel, those woken
+    while polling do not leave, those that blocked do."""
+    halts, polled, blocked = (int(r.get(k, -1)) for k in
+                              ("halt_exits", "halt_polled", "halt_wakeups"))
+    print(f"bochs: {stage.label}: hlt-timer: {vm_exits} VM exits, {halts} HLTs, "
+          f"{polled} woken while polling, {blocked} after blocking, {asi_exits} "
+          f"ASI exits ({1000 * (others - blocked) / vm_exits:.2f} per 1000 VM exits "
+          "besides host interrupts and blocked HLTs)")
+    stage.check(halts == HLT_TIMER_HALTS,
+                f"hlt-timer: the kernel handled all {HLT_TIMER_HALTS} HLTs ({halts})")
+    stage.check(polled + blocked > 0, f"hlt-timer: HLTs waited ({polled} polled, "
+                f"{blocked} blocked)")
+    stage.check(1000 * (others - blocked) / vm_exits <= HALT_POLL_CEILING_PER_1000,
+                f"hlt-timer: {others - blocked} ASI exits for {vm_exits} VM exits besides "
+                f"host interrupts and {blocked} blocked HLTs, ceiling "
+                f"{HALT_POLL_CEILING_PER_1000} per 1000; faults by function: {prof}")
+    stage.check(asi_exits >= 0.9 * blocked,
+                f"hlt-timer: blocked HLTs leave ({asi_exits} ASI exits, {blocked} blocked)")
+
+
 def vmx(stage, logs, kernel=None, name="test kernel"):
     """The exit loops on VMX in KERNEL (default: the test kernel)."""
     tag = "-perf" if kernel else ""
@@ -227,6 +257,8 @@ def vmx(stage, logs, kernel=None, name="test kernel"):
         figures.append(f"{loop} {r['asi_exits_per_1000']} ({1000 * others / vm_exits:.2f}"
                        " besides host interrupts; L1D flushes "
                        f"{1000 * stats.get('l1d_flushes', 0) / vm_exits:.1f})")
+        if loop == "hlt-timer":
+            halt_loop(stage, r, vm_exits, asi_exits, others, prof)
         if loop in CEILING_PER_1000:
             stage.check(1000 * others / vm_exits <= CEILING_PER_1000[loop],
                         f"{loop}: {others} ASI exits for {vm_exits} VM exits besides "

@@ -16,13 +16,19 @@ done
 dmesg | grep -E 'asi: (restricted address spaces ready|enabled)|kvm.asi_ibpb:' | sed 's/^/vmx-checks: /'
 # Per loop: the class's counters and exit profile start from zero, so the
 # host can attribute every ASI exit (and flush) to the loop that caused it.
-for spec in io-kernel:20000 cpuid:20000 mmio:20000 io:300 hlt:1; do
-	loop=${spec%%:*} n=${spec#*:}
+# LOOP:N[:PERIOD]: hlt-timer waits N times for the guest's local APIC timer,
+# PERIOD ns (KVM's floor, 200 us), within the default halt-poll window.
+for spec in io-kernel:20000 cpuid:20000 mmio:20000 io:300 hlt:1 hlt-timer:5000:200000; do
+	loop=${spec%%:*} n=${spec#*:} period=
+	case $n in
+	*:*) period="-i ${n#*:}" n=${n%%:*} ;;
+	esac
 	# Let the console send what the last loop printed: its transmit
 	# interrupts would leave the space during this loop.
 	sleep 1
 	asictl stats kvm --reset >/dev/null || rc=1
-	out=$(kvm-exits -l "$loop" -n "$n" 2>&1)
+	# shellcheck disable=SC2086 # $period is empty or two words
+	out=$(kvm-exits -l "$loop" -n "$n" $period 2>&1)
 	st=$?
 	echo "$out" | sed "s/^/vmx-checks: $loop: /"
 	echo "vmx-checks: $loop: status $st"

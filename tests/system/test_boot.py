@@ -38,6 +38,13 @@ def parse_exits(out):
     return dict(kv.split("=", 1) for kv in m.group(1).split())
 
 
+def parse_runs(out):
+    """kvm-exits' totals over its runs (the "runs=" line), as strings."""
+    m = re.search(r"kvm-exits: (runs=.*)", out)
+    assert m, out
+    return dict(kv.split("=", 1) for kv in m.group(1).split())
+
+
 @pytest.mark.parametrize("n", [1, 1000])
 def test_kvm_io_exits(guest, n):
     """n port writes from a real-mode guest give exactly n I/O exits and one HLT."""
