@@ -238,13 +238,13 @@ def test_kvm_halt_polling(guest):
     finally:
         guest.check(f"echo {saved} > {HALT_POLL_NS}")
 
-    # The kernel handled every HLT. Under TCG the guest is slower than its
-    # timer, so many HLTs find the interrupt pending and do not wait (from
-    # 1 in 6 to 5 in 6 of them waited, run to run); of those that waited,
-    # more were woken while polling than after blocking. With polling off,
-    # those that wait block.
+    # The kernel handled every HLT, and polling woke some. Under TCG the
+    # guest is slower than its timer: many HLTs find the interrupt pending
+    # and do not wait, and how many of those that wait the 200 us window
+    # catches swings with the host's load (measured: 18 to 5812 polled,
+    # 34 to 6818 blocked). With polling off, those that wait block.
     assert polled["halt_exits"] == n, polled
-    assert polled["halt_polled"] >= max(polled["halt_wakeups"], 1), polled
+    assert polled["halt_polled"] > 0, polled
     assert blocked["halt_exits"] == 1000 and blocked["halt_polled"] == 0, blocked
     assert blocked["halt_wakeups"] >= 500, blocked
     if not asi:
