@@ -212,12 +212,14 @@ def halt_run(guest, args):
 # ASI exits per 1000 VM exits of the hlt-timer loop when its HLTs are woken
 # within the halt-poll window, the host's timer interrupts and the blocked
 # HLTs aside. Without a local APIC, PIC and I/O APIC in the VM's space every
-# VM exit left twice (2000); measured since: 2 to 30. What still leaves:
-# arming the APIC timer walks the CPU's hrtimer queue, which holds other
-# tasks' on-stack hrtimers (kvm-exits' own -t thread among them), and a
-# memcpy() not yet traced. The ceiling catches a path that leaves on every
-# exit again; 1 per 1000 is the target (issue #20).
-HALT_POLL_CEILING_PER_1000 = 100.0
+# VM exit left twice (2000). Arming the APIC timer walks the CPU's hrtimer
+# queue: while other tasks' sleepers (kvm-exits' own -t thread among them)
+# lay there on their stacks, up to 116 (5328 exits in timerqueue_add() of
+# 47046 VM exits); with them in global non-sensitive memory (patch 120),
+# lockdep's first sight of the VM's locks and a memcpy() not yet traced
+# remain. The ceiling catches a path that leaves on every timer again;
+# 1 per 1000 is the target (issue #20).
+HALT_POLL_CEILING_PER_1000 = 30.0
 
 
 def test_kvm_halt_polling(guest):
