@@ -411,6 +411,59 @@ static void vm_destroy(struct vm_ctx *v)
 		munmap(v->mem, GUEST_MEM_SIZE);
 }
 
+static uint32_t apic_reg(const struct kvm_lapic_state *lapic, unsigned int off)
+{
+	uint32_t v;
+
+	memcpy(&v, &lapic->regs[off], sizeof(v));
+	return v;
+}
+
+/* The timer vector's bit in the 256-bit register at @off (ISR, IRR). */
+static int apic_vector_bit(const struct kvm_lapic_state *lapic, unsigned int off)
+{
+	unsigned int vec = GUEST_TIMER_VECTOR;
+
+	return (apic_reg(lapic, off + (vec / 32) * 0x10) >> (vec % 32)) & 1;
+}
+
+/*
+ * Where the hlt-timer loop's guest waits: its local APIC's timer and
+ * the timer vector in service or pending, its halt figures, and how many
+ * KVM APIC timers the host's hrtimer queues hold. KVM_RUN has returned,
+ * but the timer goes on in the kernel.
+ */
+static void report_stuck_timer(struct vm_ctx *v)
+{
+	struct kvm_lapic_state lapic;
+	struct kvm_mp_state mp;
+	char line[256];
+	int queued = 0;
+	FILE *f;
+
+	if (ioctl(v->vcpu, KVM_GET_LAPIC, &lapic) == 0)
+		fprintf(stderr, "kvm-exits: local APIC: LVTT 0x%x TMICT %u TMCCT %u"
+			" TDCR 0x%x, timer vector in service %d, pending %d\n",
+			apic_reg(&lapic, 0x320), apic_reg(&lapic, 0x380),
+			apic_reg(&lapic, 0x390), apic_reg(&lapic, 0x3e0),
+			apic_vector_bit(&lapic, 0x100),
+			apic_vector_bit(&lapic, 0x200));
+	if (ioctl(v->vcpu, KVM_GET_MP_STATE, &mp) == 0)
+		fprintf(stderr, "kvm-exits: mp_state %u\n", mp.mp_state);
+	if (read_vcpu_halts(v->vcpu, v->halts) == 0)
+		fprintf(stderr, "kvm-exits: %" PRIu64 " HLTs, %" PRIu64
+			" woken while polling, %" PRIu64 " after blocking\n",
+			v->halts[HALT_EXITS], v->halts[HALT_POLLED],
+			v->halts[HALT_WAKEUPS]);
+	f = fopen("/proc/timer_list", "r");
+	while (f && fgets(line, sizeof(line), f))
+		queued += strstr(line, "apic_timer_fn") != NULL;
+	if (f) {
+		fclose(f);
+		fprintf(stderr, "kvm-exits: KVM APIC timers queued: %d\n", queued);
+	}
+}
+
 /* Why a run did not end: where each unfinished guest is, and what it did. */
 static void report_stuck(const struct exit_opts *opts, struct vm_ctx *vms,
 			 double seconds)
@@ -433,6 +486,8 @@ static void report_stuck(const struct exit_opts *opts, struct vm_ctx *vms,
 			" rsi 0x%llx\n", i, vms[i].vm_exits,
 			exit_loop_min_vm_exits(opts), vms[i].counts.io,
 			vms[i].counts.mmio, regs.rip, regs.rcx, regs.rsi);
+		if (opts->loop == LOOP_HLT_TIMER)
+			report_stuck_timer(&vms[i]);
 	}
 }
 

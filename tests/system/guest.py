@@ -62,8 +62,15 @@ class Guest:
 
     def start(self):
         os.makedirs(os.path.dirname(self.log), exist_ok=True)
+        # A guest that died or was stopped after a splat: keep its console
+        # log (system-NAME.1.log, .2.log, ...), the one place its last words
+        # are whole.
         if os.path.exists(self.log):
-            os.unlink(self.log)
+            base = self.log[:-len(".log")]
+            n = 1
+            while os.path.exists(f"{base}.{n}.log"):
+                n += 1
+            os.rename(self.log, f"{base}.{n}.log")
         self._dmesg_seen = self._console_seen = 0
         args = ["-m", "test", "-a", self.cmdline, "-l", self.log]
         if self.smp:
