@@ -19,7 +19,7 @@ import time
 import pytest
 
 from conftest import BUILD
-from guest import Guest
+from guest import Guest, GuestError
 from exitloop import check_loops
 from test_boot import parse_exits, parse_runs
 
@@ -192,13 +192,27 @@ def test_kvm_exit_loops(guest, loop, n):
 
 HALT_POLL_NS = "/sys/module/kvm/parameters/halt_poll_ns"
 
+# An open bug, not understood yet: in CI (twice in a row, asi=on, about
+# 216 s after boot) the test VM died of a soft lockup panic on an idle CPU
+# while the hlt-timer loop ran; by hand once the loop's guest stopped
+# getting its timer for 120 s. Never seen in 100 loops run by hand since.
+# Such a run is reported as XFAIL with the console's and kvm-exits' words
+# (where the guest's APIC timer and the vCPU stood), not as a pass; any
+# other failure, and every check on a run that ended, still fails.
+HALT_STALL_SIGNS = ("did not halt", "softlockup: hung tasks")
+
 
 def halt_run(guest, args):
     """Run the hlt-timer loop; its summary line, the kvm class's ASI exits
     by reason meanwhile, and the page faults by function."""
     asi = "asi=on" in guest.cmdline.split()
     before, prof = (kvm_stats(guest), exit_profile(guest)) if asi else ({}, {})
-    out = guest.check(f"kvm-exits -l hlt-timer {args} -t 120", timeout=300)
+    try:
+        out = guest.check(f"kvm-exits -l hlt-timer {args} -t 120", timeout=300)
+    except (GuestError, AssertionError) as e:
+        if any(sign in str(e) for sign in HALT_STALL_SIGNS):
+            pytest.xfail(f"the known hlt-timer stall (README, Known problems): {e}")
+        raise
     r = {k: float(v) for k, v in parse_runs(out).items()}
     if not asi:
         return r, {}, {}
@@ -238,7 +252,8 @@ def test_kvm_halt_polling(guest):
         guest.check(f"echo 0 > {HALT_POLL_NS}")
         blocked, b_reasons, b_faults = halt_run(guest, "-n 1000 -i 1000000")
     finally:
-        guest.check(f"echo {saved} > {HALT_POLL_NS}")
+        if guest.running():
+            guest.check(f"echo {saved} > {HALT_POLL_NS}")
 
     # The kernel handled every HLT, and polling woke some. Under TCG the
     # guest is slower than its timer: many HLTs find the interrupt pending
